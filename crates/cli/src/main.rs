@@ -1,0 +1,229 @@
+//! The `bughouse` command line.
+
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use bughouse_core::{divide, perft, BoardGame, Position, Preset, Rules};
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "bughouse", version, about = "Bughouse chess: rules engine and tools")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree to DEPTH. The last line is `nodes N`.
+    Perft {
+        /// Rules preset (see `bughouse rules`).
+        #[arg(long, value_parser = parse_rules)]
+        rules: Rules,
+        /// Start position (default: the initial position with empty reserves).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print each first move with its count.
+        #[arg(long)]
+        divide: bool,
+        /// Print the time taken and leaves per second to standard error.
+        #[arg(long)]
+        time: bool,
+        /// The depth in plies.
+        depth: u32,
+    },
+    /// List the legal moves in UCI notation, one line per position.
+    ///
+    /// Without --fen, reads lines `FEN` or `FEN moves M1 M2 ...` from standard input.
+    Moves {
+        /// Rules preset (see `bughouse rules`).
+        #[arg(long, value_parser = parse_rules)]
+        rules: Rules,
+        /// The position (default: read lines from standard input).
+        #[arg(long)]
+        fen: Option<String>,
+    },
+    /// Say whether the position is ongoing, checkmate, stalemate or waiting, and which draws
+    /// the player to move may claim.
+    ///
+    /// Takes the same input as `moves`.
+    Status {
+        /// Rules preset (see `bughouse rules`).
+        #[arg(long, value_parser = parse_rules)]
+        rules: Rules,
+        /// The position (default: read lines from standard input).
+        #[arg(long)]
+        fen: Option<String>,
+    },
+    /// List the rules presets, or print every field of one.
+    Rules {
+        /// A preset id.
+        preset: Option<String>,
+    },
+}
+
+fn parse_rules(s: &str) -> Result<Rules, String> {
+    s.parse::<Rules>().map_err(|e| e.to_string())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Perft {
+            rules,
+            fen,
+            divide: split,
+            time,
+            depth,
+        } => {
+            let pos = match load(fen.as_deref(), rules) {
+                Ok(pos) => pos,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let start = Instant::now();
+            let nodes = if split {
+                let mut out = io::stdout().lock();
+                let mut total = 0;
+                for (m, n) in divide(&pos, depth) {
+                    // A closed pipe ends the listing early; that is not an error of ours.
+                    let _ = writeln!(out, "{m} {n}");
+                    total += n;
+                }
+                total
+            } else {
+                perft(&pos, depth)
+            };
+            let secs = start.elapsed().as_secs_f64();
+            println!("nodes {nodes}");
+            if time {
+                eprintln!(
+                    "time {secs:.3} s, {:.1} million leaves per second",
+                    nodes as f64 / secs.max(1e-9) / 1e6
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Moves { rules, fen } => answer_lines(fen, rules, |game| {
+            game.position()
+                .legal_moves()
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        }),
+        Command::Status { rules, fen } => answer_lines(fen, rules, |game| {
+            let mut line = game.position().verdict().to_string();
+            for claim in game.claims() {
+                line.push_str(&format!(" claim:{claim}"));
+            }
+            line
+        }),
+        Command::Rules { preset: None } => {
+            for p in Preset::ALL {
+                println!("{:<22}{}", p.id(), p.description());
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Rules { preset: Some(name) } => match name.parse::<Preset>() {
+            Ok(p) => {
+                println!("preset = {}", p.id());
+                for (field, value) in p.rules().describe() {
+                    println!("{field} = {value}");
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+    }
+}
+
+fn load(fen: Option<&str>, rules: Rules) -> Result<Position, bughouse_core::fen::FenError> {
+    match fen {
+        Some(fen) => Position::from_fen(fen, rules),
+        None => Ok(Position::new(rules)),
+    }
+}
+
+/// Reads `FEN` or `FEN moves M1 M2 ...` and plays the moves.
+fn game_from_line(line: &str, rules: Rules) -> Result<BoardGame, String> {
+    let (fen, moves) = match line.find(" moves") {
+        Some(i) if line[i + 6..].is_empty() || line[i + 6..].starts_with(char::is_whitespace) => {
+            (&line[..i], Some(&line[i + 6..]))
+        }
+        _ => (line, None),
+    };
+    let fen = fen.trim();
+    let pos = if fen == "startpos" {
+        Position::new(rules)
+    } else {
+        Position::from_fen(fen, rules).map_err(|e| e.to_string())?
+    };
+    let mut game = BoardGame::new(pos);
+    for (i, token) in moves.unwrap_or("").split_whitespace().enumerate() {
+        let m = game
+            .position()
+            .parse_uci(token)
+            .map_err(|e| format!("move {} ({token}): {e}", i + 1))?;
+        game.play(m).map_err(|e| e.to_string())?;
+    }
+    Ok(game)
+}
+
+fn answer_lines(fen: Option<String>, rules: Rules, answer: impl Fn(&BoardGame) -> String) -> ExitCode {
+    let mut failed = false;
+    let mut out = io::stdout().lock();
+    let mut respond = |line: &str| -> io::Result<()> {
+        match game_from_line(line, rules) {
+            Ok(game) => writeln!(out, "{}", answer(&game)),
+            Err(e) => {
+                failed = true;
+                writeln!(out, "error: {e}")
+            }
+        }?;
+        out.flush()
+    };
+    let result = match fen {
+        Some(fen) => respond(&fen),
+        None => {
+            let stdin = io::stdin().lock();
+            let mut result = Ok(());
+            // Lines are read as bytes so that a line that is not UTF-8 gets an error answer
+            // instead of ending the run.
+            for line in stdin.split(b'\n') {
+                let line = match line {
+                    Ok(line) => String::from_utf8_lossy(&line).into_owned(),
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                };
+                if line.trim().is_empty() {
+                    continue;
+                }
+                if let Err(e) = respond(line.trim_end_matches('\r')) {
+                    result = Err(e);
+                    break;
+                }
+            }
+            result
+        }
+    };
+    if let Err(e) = result {
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

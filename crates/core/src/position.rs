@@ -1,0 +1,810 @@
+//! One board with both reserves: legal moves, drops, promoted-piece tracking, play.
+
+use arrayvec::ArrayVec;
+use shakmaty::{attacks, Bitboard, Board, ByColor, Color, File, Piece, Rank, Role, Square};
+
+use crate::rules::{CaptureDestination, DropCheck, DropSquares, PromotedCapture, Rules};
+use crate::setup::{PositionError, Setup};
+use crate::types::{castle_king_to, castle_rook_to, Move, Reserve, RESERVE_ROLES};
+
+/// The most moves a position can have: at most 63 pieces of the mover besides the enemy king,
+/// each with at most 27 board moves (a pawn has at most 12), plus at most 5 × 62 drops.
+pub const MAX_MOVES: usize = 2048;
+
+/// A list of moves that lives on the stack.
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// A move that is not legal in the position it was played in.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {uci} in {fen}")]
+pub struct IllegalMove {
+    /// The move in UCI notation.
+    pub uci: String,
+    /// The position, as FEN.
+    pub fen: String,
+}
+
+/// A validated position: one board, both reserves, side to move, castling and en passant rights,
+/// the move counters, and the [`Rules`] it is played under.
+///
+/// A board may hold more than one set of pieces of a colour (in bughouse up to two); no position
+/// is rejected for having too much material.
+///
+/// # Examples
+///
+/// ```
+/// use bughouse_core::{Position, Rules};
+///
+/// let pos = Position::new(Rules::fide());
+/// assert_eq!(pos.legal_moves().len(), 20);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    board: Board,
+    promoted: Bitboard,
+    reserves: ByColor<Reserve>,
+    turn: Color,
+    /// Corners whose castling letter is set.
+    castling: Bitboard,
+    /// Corners whose occupant got there by a board move. Such a rook may not castle even where
+    /// dropped rooks may ([`Rules::castle_with_dropped_rook`]).
+    arrived: Bitboard,
+    ep_square: Option<Square>,
+    halfmoves: u32,
+    fullmoves: u32,
+    rules: Rules,
+}
+
+const WHITE_CORNERS: Bitboard = Bitboard(0x81);
+const BLACK_CORNERS: Bitboard = Bitboard(0x8100_0000_0000_0000);
+
+#[inline]
+fn backrank_corners(color: Color) -> Bitboard {
+    match color {
+        Color::White => WHITE_CORNERS,
+        Color::Black => BLACK_CORNERS,
+    }
+}
+
+#[inline]
+fn king_home(color: Color) -> Square {
+    match color {
+        Color::White => Square::E1,
+        Color::Black => Square::E8,
+    }
+}
+
+#[inline]
+fn forward(color: Color) -> i32 {
+    match color {
+        Color::White => 8,
+        Color::Black => -8,
+    }
+}
+
+/// The squares `color` may drop on under `rules`, before occupancy is considered.
+#[inline]
+fn drop_zone(rules: &Rules, color: Color) -> Bitboard {
+    match rules.drop_squares {
+        DropSquares::AnyEmpty => Bitboard::FULL,
+        DropSquares::OwnHalf => match color {
+            Color::White => Bitboard::SOUTH,
+            Color::Black => Bitboard::NORTH,
+        },
+    }
+}
+
+impl Position {
+    /// The start position with empty reserves.
+    pub fn new(rules: Rules) -> Position {
+        Position {
+            board: Board::new(),
+            promoted: Bitboard::EMPTY,
+            reserves: ByColor::default(),
+            turn: Color::White,
+            castling: Bitboard::CORNERS,
+            arrived: Bitboard::EMPTY,
+            ep_square: None,
+            halfmoves: 0,
+            fullmoves: 1,
+            rules,
+        }
+    }
+
+    /// Validates a setup under `rules`.
+    ///
+    /// # Errors
+    ///
+    /// A [`PositionError`] saying what is wrong: a missing or extra king, a pawn on rank 1 or 8,
+    /// the side not to move in check, a castling letter or en passant square that cannot be, or
+    /// a promoted king or pawn. Material is never too much.
+    pub fn from_setup(setup: Setup, rules: Rules) -> Result<Position, PositionError> {
+        let Setup {
+            board,
+            promoted,
+            reserves,
+            turn,
+            castling,
+            ep_square,
+            halfmoves,
+            fullmoves,
+        } = setup;
+        for color in Color::ALL {
+            match (board.kings() & board.by_color(color)).count() {
+                0 => return Err(PositionError::NoKing(color)),
+                1 => {}
+                n => return Err(PositionError::TooManyKings(color, n)),
+            }
+        }
+        if let Some(sq) = (board.pawns() & Bitboard::BACKRANKS).first() {
+            return Err(PositionError::PawnOnBackRank(sq));
+        }
+        if let Some(sq) = (promoted & !(board.occupied() & !board.pawns() & !board.kings())).first() {
+            return Err(PositionError::BadPromoted(sq));
+        }
+        for corner in castling & Bitboard::CORNERS {
+            let color = if Bitboard::from_rank(Rank::First).contains(corner) {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let king_ok = board.piece_at(king_home(color)) == Some(color.king());
+            let rook_ok = board.piece_at(corner) == Some(color.rook()) && !promoted.contains(corner);
+            if !king_ok || (!rules.castle_with_dropped_rook && !rook_ok) {
+                return Err(PositionError::BadCastling(corner));
+            }
+        }
+        if let Some(sq) = (castling & !Bitboard::CORNERS).first() {
+            return Err(PositionError::BadCastling(sq));
+        }
+        let mut pos = Position {
+            board,
+            promoted,
+            reserves,
+            turn,
+            castling,
+            arrived: Bitboard::EMPTY,
+            ep_square: None,
+            halfmoves,
+            fullmoves: fullmoves.max(1),
+            rules,
+        };
+        if pos.attackers_to(pos.our_king_of(!turn), turn, pos.board.occupied()).any() {
+            return Err(PositionError::OppositeCheck(!turn));
+        }
+        if let Some(ep) = ep_square {
+            // The pawn that just moved two squares stands in front of the skipped square, with
+            // the skipped square and the one behind it empty.
+            let ok_rank = ep.rank() == turn.fold_wb(Rank::Sixth, Rank::Third);
+            let pawn_sq = ep.offset(forward(!turn));
+            let from_sq = ep.offset(-forward(!turn));
+            let ok = ok_rank
+                && pawn_sq.is_some_and(|s| pos.board.piece_at(s) == Some((!turn).pawn()))
+                && from_sq.is_some_and(|s| pos.board.piece_at(s).is_none())
+                && pos.board.piece_at(ep).is_none();
+            if !ok {
+                return Err(PositionError::BadEnPassant(ep));
+            }
+            pos.ep_square = Some(ep);
+            if !pos.has_legal_en_passant() {
+                pos.ep_square = None;
+            }
+        }
+        Ok(pos)
+    }
+
+    /// The plain fields of this position, as FEN would write them.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            board: self.board.clone(),
+            promoted: self.promoted,
+            reserves: self.reserves,
+            turn: self.turn,
+            castling: self.castling,
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+        }
+    }
+
+    /// The pieces on the board. Promoted pieces stand as the piece they move as; see
+    /// [`Position::promoted`].
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The squares of promoted pieces: they move as the chosen piece and leave the board as
+    /// pawns when captured (under [`PromotedCapture::Pawn`]).
+    #[inline]
+    pub fn promoted(&self) -> Bitboard {
+        self.promoted
+    }
+
+    /// The reserve of `color`.
+    #[inline]
+    pub fn reserve(&self, color: Color) -> &Reserve {
+        self.reserves.get(color)
+    }
+
+    /// Both reserves.
+    #[inline]
+    pub fn reserves(&self) -> &ByColor<Reserve> {
+        &self.reserves
+    }
+
+    /// Adds a piece to the reserve of `color`, as when his partner captures it on the other
+    /// board. Returns `false` (changing nothing) for a king or a count past 255.
+    pub fn add_to_reserve(&mut self, color: Color, role: Role) -> bool {
+        self.reserves.get_mut(color).add(role)
+    }
+
+    /// Takes a piece from the reserve of `color`; `false` if there is none.
+    pub fn remove_from_reserve(&mut self, color: Color, role: Role) -> bool {
+        self.reserves.get_mut(color).remove(role)
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The corners whose castling letter is set (`KQkq` in FEN).
+    #[inline]
+    pub fn castling_rights(&self) -> Bitboard {
+        self.castling
+    }
+
+    /// The en passant square, only when an en passant capture is legal.
+    #[inline]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// Plies since the last capture, drop or move of an unpromoted pawn.
+    #[inline]
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// The move number, starting at 1 and increased after each Black move.
+    #[inline]
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// The rules this position is played under.
+    #[inline]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    #[inline]
+    fn our_king_of(&self, color: Color) -> Square {
+        // Validated positions have exactly one king of each colour.
+        (self.board.kings() & self.board.by_color(color))
+            .first()
+            .unwrap_or(Square::A1)
+    }
+
+    /// The square of the king of `color`.
+    pub fn king(&self, color: Color) -> Square {
+        self.our_king_of(color)
+    }
+
+    /// The pieces of `attacker` that attack `sq`, given occupancy `occupied`.
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, attacker: Color, occupied: Bitboard) -> Bitboard {
+        let b = &self.board;
+        let rq = b.rooks() | b.queens();
+        let bq = b.bishops() | b.queens();
+        b.by_color(attacker)
+            & ((attacks::rook_attacks(sq, occupied) & rq)
+                | (attacks::bishop_attacks(sq, occupied) & bq)
+                | (attacks::knight_attacks(sq) & b.knights())
+                | (attacks::king_attacks(sq) & b.kings())
+                | (attacks::pawn_attacks(!attacker, sq) & b.pawns()))
+    }
+
+    /// The enemy pieces giving check.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.attackers_to(self.our_king_of(self.turn), !self.turn, self.board.occupied())
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    /// Our pieces that stand alone between our king and an enemy slider.
+    #[inline]
+    fn pinned(&self, king: Square) -> Bitboard {
+        let b = &self.board;
+        let them = b.by_color(!self.turn);
+        let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & (b.rooks() | b.queens()))
+            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & (b.bishops() | b.queens())))
+            & them;
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let between = attacks::between(king, sniper) & b.occupied();
+            if !between.more_than_one() {
+                pinned |= between;
+            }
+        }
+        pinned & b.by_color(self.turn)
+    }
+
+    /// All legal moves: board moves and drops.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        self.gen_legal(&mut moves);
+        moves
+    }
+
+    /// Whether `m` is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        // Cheap and exact: generating is fast, and the move list is the single source of truth.
+        self.legal_moves().contains(&m)
+    }
+
+    fn gen_legal(&self, moves: &mut MoveList) {
+        let us = self.turn;
+        let b = &self.board;
+        let our = b.by_color(us);
+        let occ = b.occupied();
+        let king = self.our_king_of(us);
+        let checkers = self.attackers_to(king, !us, occ);
+        let pinned = self.pinned(king);
+
+        if checkers.is_empty() {
+            let target = !our;
+            self.gen_pieces(king, target, pinned, true, moves);
+            self.gen_king(king, target, moves);
+            self.gen_castling(king, moves);
+            self.gen_drops(!occ, moves);
+        } else {
+            if let Some(checker) = checkers.single_square() {
+                let block = attacks::between(king, checker);
+                // Pinned pieces can never resolve a check: the pin line and the check line
+                // meet only at the king.
+                self.gen_pieces(king, block.with(checker), pinned, false, moves);
+                self.gen_drops(block, moves);
+            }
+            self.gen_king(king, !our, moves);
+        }
+        self.gen_en_passant(king, moves);
+    }
+
+    /// Moves of pawns, knights, bishops, rooks and queens to `target`. A pinned piece moves only
+    /// along its pin line, and not at all when `pinned_can_move` is false (in check).
+    #[inline]
+    fn gen_pieces(
+        &self,
+        king: Square,
+        target: Bitboard,
+        pinned: Bitboard,
+        pinned_can_move: bool,
+        moves: &mut MoveList,
+    ) {
+        let b = &self.board;
+        let our = b.by_color(self.turn);
+        let occ = b.occupied();
+        let free = !pinned;
+        let pinned_movable = if pinned_can_move { pinned } else { Bitboard::EMPTY };
+
+        // Knights: a pinned knight never moves.
+        for from in b.knights() & our & free {
+            for to in attacks::knight_attacks(from) & target {
+                moves.push(Move::normal(from, to));
+            }
+        }
+        for from in b.bishops() & our {
+            let t = if free.contains(from) {
+                target
+            } else if pinned_movable.contains(from) {
+                target & attacks::ray(king, from)
+            } else {
+                continue;
+            };
+            for to in attacks::bishop_attacks(from, occ) & t {
+                moves.push(Move::normal(from, to));
+            }
+        }
+        for from in b.rooks() & our {
+            let t = if free.contains(from) {
+                target
+            } else if pinned_movable.contains(from) {
+                target & attacks::ray(king, from)
+            } else {
+                continue;
+            };
+            for to in attacks::rook_attacks(from, occ) & t {
+                moves.push(Move::normal(from, to));
+            }
+        }
+        for from in b.queens() & our {
+            let t = if free.contains(from) {
+                target
+            } else if pinned_movable.contains(from) {
+                target & attacks::ray(king, from)
+            } else {
+                continue;
+            };
+            for to in attacks::queen_attacks(from, occ) & t {
+                moves.push(Move::normal(from, to));
+            }
+        }
+
+        let pawns = b.pawns() & our;
+        self.gen_pawns(pawns & free, target, moves);
+        for from in pawns & pinned_movable {
+            self.gen_pawns(Bitboard::from_square(from), target & attacks::ray(king, from), moves);
+        }
+    }
+
+    #[inline]
+    fn gen_pawns(&self, pawns: Bitboard, target: Bitboard, moves: &mut MoveList) {
+        if pawns.is_empty() {
+            return;
+        }
+        let b = &self.board;
+        let us = self.turn;
+        let them = b.by_color(!us);
+        let empty = !b.occupied();
+        let fwd = forward(us);
+        let promo = self.rules.promotion_roles;
+
+        // Captures, west and east. Shifting by 7/9 wraps around the board edge, so mask the
+        // file the pawn cannot come from.
+        let (west, east) = match us {
+            Color::White => (7, 9),
+            Color::Black => (-9, -7),
+        };
+        let not_a = !Bitboard::from_file(File::A);
+        let not_h = !Bitboard::from_file(File::H);
+        for (dir, mask) in [(west, not_a), (east, not_h)] {
+            let caps = (pawns & mask).shift(dir) & them & target;
+            for to in caps & !Bitboard::BACKRANKS {
+                moves.push(Move::normal(offset(to, -dir), to));
+            }
+            for to in caps & Bitboard::BACKRANKS {
+                push_promotions(moves, offset(to, -dir), to, promo);
+            }
+        }
+
+        let single = pawns.shift(fwd) & empty;
+        for to in single & target & !Bitboard::BACKRANKS {
+            moves.push(Move::normal(offset(to, -fwd), to));
+        }
+        for to in single & target & Bitboard::BACKRANKS {
+            push_promotions(moves, offset(to, -fwd), to, promo);
+        }
+        // A pawn on its own second rank may advance two squares, dropped or not (F3.5).
+        let third = Bitboard::from_rank(us.fold_wb(Rank::Third, Rank::Sixth));
+        let double = (single & third).shift(fwd) & empty & target;
+        for to in double {
+            moves.push(Move::normal(offset(to, -2 * fwd), to));
+        }
+    }
+
+    #[inline]
+    fn gen_king(&self, king: Square, target: Bitboard, moves: &mut MoveList) {
+        let occ = self.board.occupied() ^ Bitboard::from_square(king);
+        for to in attacks::king_attacks(king) & target {
+            if self.attackers_to(to, !self.turn, occ).is_empty() {
+                moves.push(Move::normal(king, to));
+            }
+        }
+    }
+
+    fn gen_castling(&self, king: Square, moves: &mut MoveList) {
+        let us = self.turn;
+        let rights = self.castling & backrank_corners(us) & !self.arrived;
+        if rights.is_empty() || king != king_home(us) {
+            return;
+        }
+        let b = &self.board;
+        let occ = b.occupied();
+        for rook in rights {
+            if b.piece_at(rook) != Some(us.rook()) || self.promoted.contains(rook) {
+                continue;
+            }
+            if (attacks::between(king, rook) & occ).any() {
+                continue;
+            }
+            let king_to = castle_king_to(king, rook);
+            let rook_to = castle_rook_to(king, rook);
+            let after = (occ ^ Bitboard::from_square(king) ^ Bitboard::from_square(rook))
+                | Bitboard::from_square(rook_to)
+                | Bitboard::from_square(king_to);
+            if self.attackers_to(king_to, !us, after).any() {
+                continue;
+            }
+            let path = attacks::between(king, king_to);
+            let occ_no_king = occ ^ Bitboard::from_square(king);
+            if path
+                .into_iter()
+                .any(|sq| self.attackers_to(sq, !us, occ_no_king).any())
+            {
+                continue;
+            }
+            moves.push(Move::castle(king, rook));
+        }
+    }
+
+    /// Squares from which a piece of `role` and of the side to move would attack the enemy king.
+    #[inline]
+    fn checking_squares(&self, role: Role) -> Bitboard {
+        let us = self.turn;
+        let ek = self.our_king_of(!us);
+        let occ = self.board.occupied();
+        match role {
+            Role::Pawn => attacks::pawn_attacks(!us, ek),
+            Role::Knight => attacks::knight_attacks(ek),
+            Role::Bishop => attacks::bishop_attacks(ek, occ),
+            Role::Rook => attacks::rook_attacks(ek, occ),
+            Role::Queen => attacks::queen_attacks(ek, occ),
+            Role::King => attacks::king_attacks(ek),
+        }
+    }
+
+    /// The squares where the side to move may drop `role` now, given the squares that would
+    /// resolve any check (`allowed`: all empty squares when not in check).
+    #[inline]
+    fn drop_squares(&self, role: Role, allowed: Bitboard) -> Bitboard {
+        let mut squares = allowed & drop_zone(&self.rules, self.turn);
+        if role == Role::Pawn && !self.rules.pawn_drop_on_back_rank {
+            squares &= !Bitboard::BACKRANKS;
+        }
+        if self.rules.drop_check == DropCheck::Forbidden {
+            // K5A: a drop may not put the enemy king in check.
+            squares &= !self.checking_squares(role);
+        }
+        squares
+    }
+
+    #[inline]
+    fn gen_drops(&self, allowed: Bitboard, moves: &mut MoveList) {
+        if !self.rules.drops || allowed.is_empty() {
+            return;
+        }
+        let reserve = self.reserves.get(self.turn);
+        if reserve.is_empty() {
+            return;
+        }
+        for role in RESERVE_ROLES {
+            if reserve.count(role) > 0 {
+                for to in self.drop_squares(role, allowed) {
+                    moves.push(Move::drop(role, to));
+                }
+            }
+        }
+    }
+
+    fn gen_en_passant(&self, king: Square, moves: &mut MoveList) {
+        let Some(ep) = self.ep_square else { return };
+        let us = self.turn;
+        let b = &self.board;
+        let capturers = b.pawns() & b.by_color(us) & attacks::pawn_attacks(!us, ep);
+        for from in capturers {
+            if self.en_passant_is_safe(king, from, ep) {
+                moves.push(Move::en_passant(from, ep));
+            }
+        }
+    }
+
+    fn en_passant_is_safe(&self, king: Square, from: Square, ep: Square) -> bool {
+        let captured = Square::from_coords(ep.file(), from.rank());
+        let occ = (self.board.occupied()
+            ^ Bitboard::from_square(from)
+            ^ Bitboard::from_square(captured))
+            | Bitboard::from_square(ep);
+        (self.attackers_to(king, !self.turn, occ) & !Bitboard::from_square(captured)).is_empty()
+    }
+
+    fn has_legal_en_passant(&self) -> bool {
+        let mut moves = MoveList::new();
+        self.gen_en_passant(self.our_king_of(self.turn), &mut moves);
+        !moves.is_empty()
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_moves(&self) -> bool {
+        !self.legal_moves().is_empty()
+    }
+
+    /// The squares where the side to move could drop a piece of `role` now, were it in his
+    /// reserve: every rule applies (drop zone, back ranks, drop check, resolving a check).
+    pub fn potential_drop_squares(&self, role: Role) -> Bitboard {
+        if !self.rules.drops || role == Role::King {
+            return Bitboard::EMPTY;
+        }
+        let king = self.our_king_of(self.turn);
+        let checkers = self.checkers();
+        let allowed = if checkers.is_empty() {
+            !self.board.occupied()
+        } else if let Some(checker) = checkers.single_square() {
+            attacks::between(king, checker)
+        } else {
+            Bitboard::EMPTY
+        };
+        self.drop_squares(role, allowed)
+    }
+
+    /// Plays a move, checking that it is legal.
+    ///
+    /// Returns the role of the captured piece as it leaves the board (a promoted piece as a
+    /// pawn), for the two-board game to put into the partner's reserve. Under
+    /// [`CaptureDestination::Capturer`] the piece goes into the mover's own reserve and `None`
+    /// is returned.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalMove`] when the move is not legal; the position is unchanged.
+    pub fn play(&mut self, m: Move) -> Result<Option<Role>, IllegalMove> {
+        if self.is_legal(m) {
+            Ok(self.play_unchecked(m))
+        } else {
+            Err(IllegalMove {
+                uci: m.to_string(),
+                fen: crate::fen::write_fen(self),
+            })
+        }
+    }
+
+    /// Plays a move known to be legal (from [`Position::legal_moves`]). An illegal move leaves
+    /// the position in an unspecified but memory-safe state.
+    ///
+    /// Returns what [`Position::play`] returns.
+    pub fn play_unchecked(&mut self, m: Move) -> Option<Role> {
+        let us = self.turn;
+        let mut passed = None;
+        self.ep_square = None;
+
+        if let Some(role) = m.dropped_role() {
+            let to = m.to();
+            self.reserves.get_mut(us).remove(role);
+            self.board.set_piece_at(to, role.of(us));
+            self.halfmoves = 0;
+        } else if m.is_castle() {
+            let king = m.raw_from();
+            let rook = m.to();
+            self.board.discard_piece_at(king);
+            self.board.discard_piece_at(rook);
+            self.board.set_piece_at(castle_king_to(king, rook), us.king());
+            self.board.set_piece_at(castle_rook_to(king, rook), us.rook());
+            self.castling &= !backrank_corners(us);
+            self.arrived &= !Bitboard::from_square(rook);
+            self.halfmoves += 1;
+        } else if m.is_en_passant() {
+            let from = m.raw_from();
+            let to = m.to();
+            let captured = Square::from_coords(to.file(), from.rank());
+            self.board.discard_piece_at(from);
+            self.board.discard_piece_at(captured);
+            self.board.set_piece_at(to, us.pawn());
+            passed = Some(Role::Pawn);
+            self.halfmoves = 0;
+        } else {
+            let from = m.raw_from();
+            let to = m.to();
+            let from_bb = Bitboard::from_square(from);
+            let to_bb = Bitboard::from_square(to);
+            let Some(role) = self.board.role_at(from) else {
+                return None;
+            };
+            let was_promoted = self.promoted.contains(from);
+            self.board.discard_piece_at(from);
+            if let Some(captured) = self.board.role_at(to) {
+                let captured_promoted = self.promoted.contains(to);
+                passed = Some(
+                    if captured_promoted && self.rules.promoted_capture == PromotedCapture::Pawn {
+                        Role::Pawn
+                    } else {
+                        captured
+                    },
+                );
+                self.halfmoves = 0;
+            } else if role == Role::Pawn {
+                self.halfmoves = 0;
+            } else {
+                self.halfmoves += 1;
+            }
+            self.promoted &= !(from_bb | to_bb);
+            if let Some(promotion) = m.promotion_role() {
+                self.board.set_piece_at(to, promotion.of(us));
+                self.promoted |= to_bb;
+            } else {
+                self.board.set_piece_at(to, role.of(us));
+                if was_promoted {
+                    self.promoted |= to_bb;
+                }
+            }
+            if role == Role::King {
+                self.castling &= !backrank_corners(us);
+            }
+            if self.rules.castle_with_dropped_rook {
+                // F3.5: the letter stays while the king has not moved; a piece that reaches a
+                // corner by a board move may not castle.
+                self.arrived = (self.arrived & !from_bb) | (to_bb & Bitboard::CORNERS);
+            } else {
+                // A right once lost never returns.
+                self.castling &= !(from_bb | to_bb);
+            }
+            if role == Role::Pawn && from.distance(to) == 2 {
+                let ep = offset(from, forward(us));
+                self.turn = !us;
+                self.ep_square = Some(ep);
+                if !self.has_legal_en_passant() {
+                    self.ep_square = None;
+                }
+                self.turn = us;
+            }
+        }
+
+        if self.rules.capture_destination == CaptureDestination::Capturer {
+            if let Some(role) = passed.take() {
+                self.reserves.get_mut(us).add(role);
+            }
+        }
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = !us;
+        passed
+    }
+
+    /// The role that stands on `sq`, if any.
+    #[inline]
+    pub fn role_at(&self, sq: Square) -> Option<Role> {
+        self.board.role_at(sq)
+    }
+
+    /// The piece that stands on `sq`, if any.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board.piece_at(sq)
+    }
+
+    /// The role a move moves: the dropped role for a drop, the king for castling.
+    pub fn moving_role(&self, m: Move) -> Option<Role> {
+        match m.dropped_role() {
+            Some(role) => Some(role),
+            None => self.board.role_at(m.raw_from()),
+        }
+    }
+
+    /// The role a move captures, if any.
+    pub fn captured_role(&self, m: Move) -> Option<Role> {
+        if m.is_en_passant() {
+            Some(Role::Pawn)
+        } else if m.is_drop() || m.is_castle() {
+            None
+        } else {
+            self.board.role_at(m.to())
+        }
+    }
+}
+
+#[inline]
+fn offset(sq: Square, delta: i32) -> Square {
+    // Callers shift squares that were produced by shifting the other way.
+    Square::new((sq as i32 + delta) as u32)
+}
+
+#[inline]
+fn push_promotions(
+    moves: &mut MoveList,
+    from: Square,
+    to: Square,
+    roles: crate::rules::PromotionRoles,
+) {
+    for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+        if roles.contains(role) {
+            moves.push(Move::promotion(from, to, role));
+        }
+    }
+}
