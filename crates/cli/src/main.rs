@@ -7,8 +7,14 @@ use std::time::Instant;
 use bughouse_core::{divide, perft, BoardGame, Position, Preset, Rules};
 use clap::{Parser, Subcommand};
 
+mod replay;
+
 #[derive(Parser)]
-#[command(name = "bughouse", version, about = "Bughouse chess: rules engine and tools")]
+#[command(
+    name = "bughouse",
+    version,
+    about = "Bughouse chess: rules engine and tools"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -56,6 +62,21 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
     },
+    /// Replay every game of BPGN or PGN files, checking every move, check mark and mate.
+    ///
+    /// Prints `FILE:N: ok RESULT` or `FILE:N: error: MESSAGE` per game and `N passed, M failed`
+    /// last; exits with 1 if any game failed.
+    Replay {
+        /// Rules preset (default: fide for BPGN, crazyhouse for single-board PGN).
+        #[arg(long, value_parser = parse_rules)]
+        rules: Option<Rules>,
+        /// Print games and plies per second to standard error.
+        #[arg(long)]
+        time: bool,
+        /// BPGN or PGN files.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+    },
     /// List the rules presets, or print every field of one.
     Rules {
         /// A preset id.
@@ -84,28 +105,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let start = Instant::now();
-            let nodes = if split {
-                let mut out = io::stdout().lock();
-                let mut total = 0;
-                for (m, n) in divide(&pos, depth) {
-                    // A closed pipe ends the listing early; that is not an error of ours.
-                    let _ = writeln!(out, "{m} {n}");
-                    total += n;
-                }
-                total
-            } else {
-                perft(&pos, depth)
-            };
-            let secs = start.elapsed().as_secs_f64();
-            println!("nodes {nodes}");
-            if time {
-                eprintln!(
-                    "time {secs:.3} s, {:.1} million leaves per second",
-                    nodes as f64 / secs.max(1e-9) / 1e6
-                );
-            }
-            ExitCode::SUCCESS
+            finish(run_perft(&pos, depth, split, time))
         }
         Command::Moves { rules, fen } => answer_lines(fen, rules, |game| {
             game.position()
@@ -122,25 +122,86 @@ fn main() -> ExitCode {
             }
             line
         }),
-        Command::Rules { preset: None } => {
-            for p in Preset::ALL {
-                println!("{:<22}{}", p.id(), p.description());
+        Command::Replay { rules, time, files } => {
+            let mut out = io::BufWriter::new(io::stdout().lock());
+            match replay::run(&files, rules, time, &mut out).and_then(|t| out.flush().map(|()| t)) {
+                Ok(totals) if totals.failed == 0 => ExitCode::SUCCESS,
+                Ok(_) => ExitCode::from(1),
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
             }
-            ExitCode::SUCCESS
+        }
+        Command::Rules { preset: None } => {
+            let mut out = io::stdout().lock();
+            finish(
+                Preset::ALL
+                    .iter()
+                    .try_for_each(|p| writeln!(out, "{:<22}{}", p.id(), p.description()))
+                    .and_then(|()| out.flush()),
+            )
         }
         Command::Rules { preset: Some(name) } => match name.parse::<Preset>() {
             Ok(p) => {
-                println!("preset = {}", p.id());
-                for (field, value) in p.rules().describe() {
-                    println!("{field} = {value}");
-                }
-                ExitCode::SUCCESS
+                let mut out = io::stdout().lock();
+                let result = writeln!(out, "preset = {}", p.id())
+                    .and_then(|()| {
+                        p.rules()
+                            .describe()
+                            .into_iter()
+                            .try_for_each(|(field, value)| writeln!(out, "{field} = {value}"))
+                    })
+                    .and_then(|()| out.flush());
+                finish(result)
             }
             Err(e) => {
                 eprintln!("error: {e}");
                 ExitCode::from(2)
             }
         },
+    }
+}
+
+/// Prints `MOVE N` per first move when `split`, then `nodes N`; with `time`, the speed to
+/// standard error.
+fn run_perft(pos: &Position, depth: u32, split: bool, time: bool) -> io::Result<()> {
+    let start = Instant::now();
+    let mut out = io::stdout().lock();
+    // `divide` at depth 0 has no first moves; the count is still 1, as without --divide.
+    let nodes = if split && depth > 0 {
+        let mut total = 0;
+        for (m, n) in divide(pos, depth) {
+            writeln!(out, "{m} {n}")?;
+            total += n;
+        }
+        total
+    } else {
+        perft(pos, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    writeln!(out, "nodes {nodes}")?;
+    out.flush()?;
+    if time {
+        eprintln!(
+            "time {secs:.3} s, {:.1} million leaves per second",
+            nodes as f64 / secs.max(1e-9) / 1e6
+        );
+    }
+    Ok(())
+}
+
+/// The exit status after writing a subcommand's answer. A closed pipe (`bughouse ... | head`)
+/// ends the output early without being an error of ours.
+fn finish<T>(result: io::Result<T>) -> ExitCode {
+    match result {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
     }
 }
 
@@ -176,7 +237,11 @@ fn game_from_line(line: &str, rules: Rules) -> Result<BoardGame, String> {
     Ok(game)
 }
 
-fn answer_lines(fen: Option<String>, rules: Rules, answer: impl Fn(&BoardGame) -> String) -> ExitCode {
+fn answer_lines(
+    fen: Option<String>,
+    rules: Rules,
+    answer: impl Fn(&BoardGame) -> String,
+) -> ExitCode {
     let mut failed = false;
     let mut out = io::stdout().lock();
     let mut respond = |line: &str| -> io::Result<()> {

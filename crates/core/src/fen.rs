@@ -221,7 +221,10 @@ fn parse_reserve(
 
 fn parse_board(c: &mut Cursor<'_>, setup: &mut Setup) -> Result<(), ParseFenError> {
     let start = c.pos;
-    while c.peek().is_some_and(|ch| !ch.is_ascii_whitespace() && ch != b'[') {
+    while c
+        .peek()
+        .is_some_and(|ch| !ch.is_ascii_whitespace() && ch != b'[')
+    {
         c.pos += 1;
     }
     let text = &c.bytes[start..c.pos];
@@ -258,9 +261,9 @@ fn parse_board(c: &mut Cursor<'_>, setup: &mut Setup) -> Result<(), ParseFenErro
                     last = None;
                 }
                 b'~' => {
-                    let sq = last
-                        .take()
-                        .ok_or_else(|| c.err(FenField::Board, at, FenErrorKind::StrayPromotedMarker))?;
+                    let sq = last.take().ok_or_else(|| {
+                        c.err(FenField::Board, at, FenErrorKind::StrayPromotedMarker)
+                    })?;
                     promoted.add(sq);
                     continue;
                 }

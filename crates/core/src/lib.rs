@@ -25,7 +25,10 @@
 //! assert_eq!(pos.verdict(), Verdict::Ongoing);
 //! ```
 
+mod clock;
 pub mod fen;
+mod game;
+mod legality;
 mod outcome;
 mod perft;
 mod position;
@@ -35,6 +38,11 @@ mod setup;
 mod types;
 pub mod uci;
 
+pub use clock::{BoardClock, ParseTimeControlError, TimeControl};
+pub use game::{
+    BoardId, EndReason, GameEnd, Match, MatchError, MatchResult, RecordedMove, Score, Seat, Team,
+};
+pub use legality::Candidates;
 pub use outcome::{BoardGame, DrawClaim, Verdict};
 pub use perft::{divide, perft};
 pub use position::{IllegalMove, MoveList, Position, MAX_MOVES};

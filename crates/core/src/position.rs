@@ -46,8 +46,9 @@ pub struct Position {
     turn: Color,
     /// Corners whose castling letter is set.
     castling: Bitboard,
-    /// Corners whose occupant got there by a board move. Such a rook may not castle even where
-    /// dropped rooks may ([`Rules::castle_with_dropped_rook`]).
+    /// Corners with a castling letter whose own rook got there by a board move. Such a rook may
+    /// not castle even where dropped rooks may ([`Rules::castle_with_dropped_rook`]). Kept to
+    /// exactly these corners so that positions that play the same compare equal.
     arrived: Bitboard,
     ep_square: Option<Square>,
     halfmoves: u32,
@@ -139,7 +140,8 @@ impl Position {
         if let Some(sq) = (board.pawns() & Bitboard::BACKRANKS).first() {
             return Err(PositionError::PawnOnBackRank(sq));
         }
-        if let Some(sq) = (promoted & !(board.occupied() & !board.pawns() & !board.kings())).first() {
+        if let Some(sq) = (promoted & !(board.occupied() & !board.pawns() & !board.kings())).first()
+        {
             return Err(PositionError::BadPromoted(sq));
         }
         for corner in castling & Bitboard::CORNERS {
@@ -149,7 +151,8 @@ impl Position {
                 Color::Black
             };
             let king_ok = board.piece_at(king_home(color)) == Some(color.king());
-            let rook_ok = board.piece_at(corner) == Some(color.rook()) && !promoted.contains(corner);
+            let rook_ok =
+                board.piece_at(corner) == Some(color.rook()) && !promoted.contains(corner);
             if !king_ok || (!rules.castle_with_dropped_rook && !rook_ok) {
                 return Err(PositionError::BadCastling(corner));
             }
@@ -169,7 +172,10 @@ impl Position {
             fullmoves: fullmoves.max(1),
             rules,
         };
-        if pos.attackers_to(pos.our_king_of(!turn), turn, pos.board.occupied()).any() {
+        if pos
+            .attackers_to(pos.our_king_of(!turn), turn, pos.board.occupied())
+            .any()
+        {
             return Err(PositionError::OppositeCheck(!turn));
         }
         if let Some(ep) = ep_square {
@@ -200,7 +206,9 @@ impl Position {
             promoted: self.promoted,
             reserves: self.reserves,
             turn: self.turn,
-            castling: self.castling,
+            // FEN cannot say that the rook on a corner arrived by a board move and may not
+            // castle; leave its letter out rather than claim a castling that is not legal.
+            castling: self.castling & !self.arrived,
             ep_square: self.ep_square,
             halfmoves: self.halfmoves,
             fullmoves: self.fullmoves,
@@ -281,7 +289,7 @@ impl Position {
     }
 
     #[inline]
-    fn our_king_of(&self, color: Color) -> Square {
+    pub(crate) fn our_king_of(&self, color: Color) -> Square {
         // Validated positions have exactly one king of each colour.
         (self.board.kings() & self.board.by_color(color))
             .first()
@@ -310,7 +318,11 @@ impl Position {
     /// The enemy pieces giving check.
     #[inline]
     pub fn checkers(&self) -> Bitboard {
-        self.attackers_to(self.our_king_of(self.turn), !self.turn, self.board.occupied())
+        self.attackers_to(
+            self.our_king_of(self.turn),
+            !self.turn,
+            self.board.occupied(),
+        )
     }
 
     /// Whether the side to move is in check.
@@ -321,7 +333,7 @@ impl Position {
 
     /// Our pieces that stand alone between our king and an enemy slider.
     #[inline]
-    fn pinned(&self, king: Square) -> Bitboard {
+    pub(crate) fn pinned(&self, king: Square) -> Bitboard {
         let b = &self.board;
         let them = b.by_color(!self.turn);
         let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & (b.rooks() | b.queens()))
@@ -342,12 +354,6 @@ impl Position {
         let mut moves = MoveList::new();
         self.gen_legal(&mut moves);
         moves
-    }
-
-    /// Whether `m` is legal here.
-    pub fn is_legal(&self, m: Move) -> bool {
-        // Cheap and exact: generating is fast, and the move list is the single source of truth.
-        self.legal_moves().contains(&m)
     }
 
     fn gen_legal(&self, moves: &mut MoveList) {
@@ -393,7 +399,11 @@ impl Position {
         let our = b.by_color(self.turn);
         let occ = b.occupied();
         let free = !pinned;
-        let pinned_movable = if pinned_can_move { pinned } else { Bitboard::EMPTY };
+        let pinned_movable = if pinned_can_move {
+            pinned
+        } else {
+            Bitboard::EMPTY
+        };
 
         // Knights: a pinned knight never moves.
         for from in b.knights() & our & free {
@@ -441,7 +451,11 @@ impl Position {
         let pawns = b.pawns() & our;
         self.gen_pawns(pawns & free, target, moves);
         for from in pawns & pinned_movable {
-            self.gen_pawns(Bitboard::from_square(from), target & attacks::ray(king, from), moves);
+            self.gen_pawns(
+                Bitboard::from_square(from),
+                target & attacks::ray(king, from),
+                moves,
+            );
         }
     }
 
@@ -500,7 +514,7 @@ impl Position {
         }
     }
 
-    fn gen_castling(&self, king: Square, moves: &mut MoveList) {
+    pub(crate) fn gen_castling(&self, king: Square, moves: &mut MoveList) {
         let us = self.turn;
         let rights = self.castling & backrank_corners(us) & !self.arrived;
         if rights.is_empty() || king != king_home(us) {
@@ -554,7 +568,7 @@ impl Position {
     /// The squares where the side to move may drop `role` now, given the squares that would
     /// resolve any check (`allowed`: all empty squares when not in check).
     #[inline]
-    fn drop_squares(&self, role: Role, allowed: Bitboard) -> Bitboard {
+    pub(crate) fn drop_squares(&self, role: Role, allowed: Bitboard) -> Bitboard {
         let mut squares = allowed & drop_zone(&self.rules, self.turn);
         if role == Role::Pawn && !self.rules.pawn_drop_on_back_rank {
             squares &= !Bitboard::BACKRANKS;
@@ -596,24 +610,37 @@ impl Position {
         }
     }
 
-    fn en_passant_is_safe(&self, king: Square, from: Square, ep: Square) -> bool {
+    pub(crate) fn en_passant_is_safe(&self, king: Square, from: Square, ep: Square) -> bool {
         let captured = Square::from_coords(ep.file(), from.rank());
-        let occ = (self.board.occupied()
-            ^ Bitboard::from_square(from)
-            ^ Bitboard::from_square(captured))
-            | Bitboard::from_square(ep);
+        let occ =
+            (self.board.occupied() ^ Bitboard::from_square(from) ^ Bitboard::from_square(captured))
+                | Bitboard::from_square(ep);
         (self.attackers_to(king, !self.turn, occ) & !Bitboard::from_square(captured)).is_empty()
     }
 
     fn has_legal_en_passant(&self) -> bool {
-        let mut moves = MoveList::new();
-        self.gen_en_passant(self.our_king_of(self.turn), &mut moves);
-        !moves.is_empty()
+        let Some(ep) = self.ep_square else {
+            return false;
+        };
+        let us = self.turn;
+        let king = self.our_king_of(us);
+        let b = &self.board;
+        (b.pawns() & b.by_color(us) & attacks::pawn_attacks(!us, ep))
+            .into_iter()
+            .any(|from| self.en_passant_is_safe(king, from, ep))
     }
 
     /// Whether the side to move has any legal move.
     pub fn has_legal_moves(&self) -> bool {
-        !self.legal_moves().is_empty()
+        let mut moves = MoveList::new();
+        let king = self.our_king_of(self.turn);
+        // King moves are the cheapest and most often there.
+        self.gen_king(king, !self.board.by_color(self.turn), &mut moves);
+        if !moves.is_empty() {
+            return true;
+        }
+        self.gen_legal(&mut moves);
+        !moves.is_empty()
     }
 
     /// The squares where the side to move could drop a piece of `role` now, were it in his
@@ -674,11 +701,13 @@ impl Position {
             let rook = m.to();
             self.board.discard_piece_at(king);
             self.board.discard_piece_at(rook);
-            self.board.set_piece_at(castle_king_to(king, rook), us.king());
-            self.board.set_piece_at(castle_rook_to(king, rook), us.rook());
+            self.board
+                .set_piece_at(castle_king_to(king, rook), us.king());
+            self.board
+                .set_piece_at(castle_rook_to(king, rook), us.rook());
             self.castling &= !backrank_corners(us);
             self.arrived &= !Bitboard::from_square(rook);
-            self.halfmoves += 1;
+            self.halfmoves = self.halfmoves.saturating_add(1);
         } else if m.is_en_passant() {
             let from = m.raw_from();
             let to = m.to();
@@ -693,9 +722,7 @@ impl Position {
             let to = m.to();
             let from_bb = Bitboard::from_square(from);
             let to_bb = Bitboard::from_square(to);
-            let Some(role) = self.board.role_at(from) else {
-                return None;
-            };
+            let role = self.board.role_at(from)?;
             let was_promoted = self.promoted.contains(from);
             self.board.discard_piece_at(from);
             if let Some(captured) = self.board.role_at(to) {
@@ -711,7 +738,7 @@ impl Position {
             } else if role == Role::Pawn {
                 self.halfmoves = 0;
             } else {
-                self.halfmoves += 1;
+                self.halfmoves = self.halfmoves.saturating_add(1);
             }
             self.promoted &= !(from_bb | to_bb);
             if let Some(promotion) = m.promotion_role() {
@@ -727,9 +754,12 @@ impl Position {
                 self.castling &= !backrank_corners(us);
             }
             if self.rules.castle_with_dropped_rook {
-                // F3.5: the letter stays while the king has not moved; a piece that reaches a
+                // F3.5: the letter stays while the king has not moved; a rook that reaches its
                 // corner by a board move may not castle.
-                self.arrived = (self.arrived & !from_bb) | (to_bb & Bitboard::CORNERS);
+                self.arrived &= !(from_bb | to_bb);
+                if role == Role::Rook && !was_promoted && backrank_corners(us).contains(to) {
+                    self.arrived |= to_bb;
+                }
             } else {
                 // A right once lost never returns.
                 self.castling &= !(from_bb | to_bb);
@@ -750,8 +780,10 @@ impl Position {
                 self.reserves.get_mut(us).add(role);
             }
         }
+        // Only corners that still have their letter matter.
+        self.arrived &= self.castling;
         if us == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !us;
         passed

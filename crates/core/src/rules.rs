@@ -409,23 +409,23 @@ impl Rules {
             // M2.1 says the capturer is *entitled* ("bevoegd") to pass the piece.
             // interp. (M2.1): online the piece always passes.
             capture_destination: CaptureDestination::Partner,
-            drops: true,                                 // M2.2
-            drop_squares: DropSquares::AnyEmpty,         // M2.3
-            pawn_drop_on_back_rank: false,               // M2.5
-            drop_check: DropCheck::Allowed,              // M2.4
+            drops: true,                         // M2.2
+            drop_squares: DropSquares::AnyEmpty, // M2.3
+            pawn_drop_on_back_rank: false,       // M2.5
+            drop_check: DropCheck::Allowed,      // M2.4
             // interp. (M2, FIDE base): castling rights, once lost, never return.
             castle_with_dropped_rook: false,
-            promotion_roles: PromotionRoles::STANDARD,   // M3.1
-            promoted_capture: PromotedCapture::Pawn,     // M3.3
+            promotion_roles: PromotionRoles::STANDARD, // M3.1
+            promoted_capture: PromotedCapture::Pawn,   // M3.3
             reserves_visible: ReserveVisibility::Always, // M2.6
             // interp. (M5, FIDE base): in check with no legal move using the reserve he has now.
             mate: MateRule::Classic,
             // interp. (M5, FIDE base): no legal move and no check is stalemate, a draw.
             no_move: NoMoveRule::Stalemate,
-            repetition_claim: None,            // M5.4
-            move_count_claim: None,            // M5.4
-            insufficient_material_draw: false, // M5.4
-            flag: FlagRule::LossUnlessOpponentCannotMate, // M5.2
+            repetition_claim: None,                             // M5.4
+            move_count_claim: None,                             // M5.4
+            insufficient_material_draw: false,                  // M5.4
+            flag: FlagRule::LossUnlessOpponentCannotMate,       // M5.2
             both_flags: BothFlagsRule::DrawWhenEachTeamFlagged, // M5.5, M10.2
             resign: ResignRule::AnyTime,
             draw_agreement: DrawAgreement::AllFour, // M5.3
@@ -440,28 +440,28 @@ impl Rules {
             // K3 says the capturer is *entitled* ("bevoegd") to pass the piece.
             // interp. (K3): the piece always passes.
             capture_destination: CaptureDestination::Partner,
-            drops: true,                                    // K4
-            drop_squares: DropSquares::AnyEmpty,            // K5A
-            pawn_drop_on_back_rank: false,                  // K5B
-            drop_check: DropCheck::Forbidden,               // K5A
+            drops: true,                         // K4
+            drop_squares: DropSquares::AnyEmpty, // K5A
+            pawn_drop_on_back_rank: false,       // K5B
+            drop_check: DropCheck::Forbidden,    // K5A
             // interp. (K1E, FIDE base): castling rights, once lost, never return.
             castle_with_dropped_rook: false,
-            promotion_roles: PromotionRoles::STANDARD,      // K6A
-            promoted_capture: PromotedCapture::Pawn,        // K6B
+            promotion_roles: PromotionRoles::STANDARD, // K6A
+            promoted_capture: PromotedCapture::Pawn,   // K6B
             reserves_visible: ReserveVisibility::OnRequest, // K12
             // interp. (K1E, FIDE base): in check with no legal move using the reserve he has now.
             mate: MateRule::Classic,
             // interp. (K1E, FIDE base): stalemate, a draw.
             no_move: NoMoveRule::Stalemate,
-            repetition_claim: None,                       // K11 replaces FIDE's article
-            move_count_claim: Some(30),                   // K11F
-            insufficient_material_draw: false,            // K11E: only at a flag fall
+            repetition_claim: None,            // K11 replaces FIDE's article
+            move_count_claim: Some(30),        // K11F
+            insufficient_material_draw: false, // K11E: only at a flag fall
             flag: FlagRule::LossUnlessOpponentCannotMate, // K11A2, K11E
-            both_flags: BothFlagsRule::DrawOnSameBoard,   // K11D
-            resign: ResignRule::OnMove,                   // K11B
-            draw_agreement: DrawAgreement::SameGame,      // K11C
+            both_flags: BothFlagsRule::DrawOnSameBoard, // K11D
+            resign: ResignRule::OnMove,        // K11B
+            draw_agreement: DrawAgreement::SameGame, // K11C
             illegal_move: IllegalMoveRule::OpponentMayDemandReplacement, // K8C-K8E
-            match_ends_with_first_game: false,            // K11G
+            match_ends_with_first_game: false, // K11G
         }
     }
 
@@ -475,19 +475,19 @@ impl Rules {
             drop_check: DropCheck::Allowed,                   // U10b
             // interp. (U21, chess base): castling rights, once lost, never return.
             castle_with_dropped_rook: false,
-            promotion_roles: PromotionRoles::STANDARD,   // U21
-            promoted_capture: PromotedCapture::Pawn,     // U10c
+            promotion_roles: PromotionRoles::STANDARD, // U21
+            promoted_capture: PromotedCapture::Pawn,   // U10c
             reserves_visible: ReserveVisibility::Always, // U11
-            mate: MateRule::Unblockable,                 // U15a1a
+            mate: MateRule::Unblockable,               // U15a1a
             // interp. (U15a1a by analogy): a player with no move waits for a piece, as in fide.
             no_move: NoMoveRule::Wait,
-            repetition_claim: None,                     // U16
-            move_count_claim: None,                     // U16
-            insufficient_material_draw: false,          // U24
-            flag: FlagRule::Loss,                       // U15a3
-            both_flags: BothFlagsRule::DrawOnSameBoard, // U16b
-            resign: ResignRule::AnyTime,                // U15a2
-            draw_agreement: DrawAgreement::TeamAgainstTeam, // U16a
+            repetition_claim: None,                             // U16
+            move_count_claim: None,                             // U16
+            insufficient_material_draw: false,                  // U24
+            flag: FlagRule::Loss,                               // U15a3
+            both_flags: BothFlagsRule::DrawOnSameBoard,         // U16b
+            resign: ResignRule::AnyTime,                        // U15a2
+            draw_agreement: DrawAgreement::TeamAgainstTeam,     // U16a
             illegal_move: IllegalMoveRule::OpponentMayClaimWin, // U8, U15a4
             // U7; interp. (U16b): a game drawn on its own also ends the match, drawn.
             match_ends_with_first_game: true,
@@ -534,12 +534,21 @@ impl Rules {
     pub fn describe(&self) -> Vec<(&'static str, String)> {
         let opt = |v: Option<u32>| v.map_or_else(|| "none".to_owned(), |n| n.to_string());
         vec![
-            ("capture_destination", format!("{:?}", self.capture_destination)),
+            (
+                "capture_destination",
+                format!("{:?}", self.capture_destination),
+            ),
             ("drops", self.drops.to_string()),
             ("drop_squares", format!("{:?}", self.drop_squares)),
-            ("pawn_drop_on_back_rank", self.pawn_drop_on_back_rank.to_string()),
+            (
+                "pawn_drop_on_back_rank",
+                self.pawn_drop_on_back_rank.to_string(),
+            ),
             ("drop_check", format!("{:?}", self.drop_check)),
-            ("castle_with_dropped_rook", self.castle_with_dropped_rook.to_string()),
+            (
+                "castle_with_dropped_rook",
+                self.castle_with_dropped_rook.to_string(),
+            ),
             (
                 "promotion_roles",
                 self.promotion_roles
@@ -554,13 +563,19 @@ impl Rules {
             ("no_move", format!("{:?}", self.no_move)),
             ("repetition_claim", opt(self.repetition_claim)),
             ("move_count_claim", opt(self.move_count_claim)),
-            ("insufficient_material_draw", self.insufficient_material_draw.to_string()),
+            (
+                "insufficient_material_draw",
+                self.insufficient_material_draw.to_string(),
+            ),
             ("flag", format!("{:?}", self.flag)),
             ("both_flags", format!("{:?}", self.both_flags)),
             ("resign", format!("{:?}", self.resign)),
             ("draw_agreement", format!("{:?}", self.draw_agreement)),
             ("illegal_move", format!("{:?}", self.illegal_move)),
-            ("match_ends_with_first_game", self.match_ends_with_first_game.to_string()),
+            (
+                "match_ends_with_first_game",
+                self.match_ends_with_first_game.to_string(),
+            ),
         ]
     }
 }

@@ -140,9 +140,8 @@ impl FromStr for SanPlus {
             "O-O" | "0-0" | "o-o" => San::CastleShort,
             "O-O-O" | "0-0-0" | "o-o-o" => San::CastleLong,
             "" => return Err(err("empty move")),
-            _ => parse_san_body(s.as_bytes()).ok_or_else(|| err(
-                "expected a move like e4, Nf3, exd5, e8=Q, O-O or N@f3",
-            ))?,
+            _ => parse_san_body(s.as_bytes())
+                .ok_or_else(|| err("expected a move like e4, Nf3, exd5, e8=Q, O-O or N@f3"))?,
         };
         Ok(SanPlus { san, suffix })
     }
@@ -179,7 +178,9 @@ fn parse_san_body(b: &[u8]) -> Option<San> {
     // Promotion at the end: =Q, Q or (for records written that way) /Q.
     let mut promotion = None;
     if let Some(&last) = rest.last() {
-        if let Some(p) = role_from_upper(last.to_ascii_uppercase()).filter(|_| last.is_ascii_uppercase()) {
+        if let Some(p) =
+            role_from_upper(last.to_ascii_uppercase()).filter(|_| last.is_ascii_uppercase())
+        {
             if role == Role::Pawn && rest.len() >= 3 {
                 promotion = Some(p);
                 rest = &rest[..rest.len() - 1];
@@ -234,8 +235,19 @@ impl San {
     ///
     /// [`SanError::Illegal`] if none matches, [`SanError::Ambiguous`] if more than one does.
     pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
+        let candidates = match *self {
+            San::Drop { role, to } => pos.moves_to(role, to, true),
+            San::Normal { role, to, .. } => pos.moves_to(role, to, false),
+            San::CastleShort | San::CastleLong => {
+                let mut moves = crate::MoveList::new();
+                if !pos.is_check() {
+                    pos.gen_castling(pos.king(pos.turn()), &mut moves);
+                }
+                moves.into_iter().collect()
+            }
+        };
         let mut found = None;
-        for m in pos.legal_moves() {
+        for m in candidates {
             if self.matches(pos, m) {
                 if found.is_some() {
                     return Err(SanError::Ambiguous {
@@ -297,7 +309,7 @@ impl San {
             (capture.then(|| from.file()), None)
         } else {
             let others: Vec<Square> = pos
-                .legal_moves()
+                .moves_to(role, m.to(), false)
                 .into_iter()
                 .filter(|o| {
                     !o.is_drop()

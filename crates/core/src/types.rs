@@ -190,7 +190,13 @@ impl fmt::Display for Move {
 }
 
 /// The roles that can be in a reserve, in reserve order.
-pub const RESERVE_ROLES: [Role; 5] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+pub const RESERVE_ROLES: [Role; 5] = [
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+];
 
 /// One player's reserve (pocket): how many of each role he may drop.
 ///

@@ -77,7 +77,9 @@ impl FromStr for UciMove {
             });
         }
         if b.len() != 4 && b.len() != 5 {
-            return Err(err("expected 4 or 5 characters (e2e4, e7e8q) or a drop (N@f3)"));
+            return Err(err(
+                "expected 4 or 5 characters (e2e4, e7e8q) or a drop (N@f3)",
+            ));
         }
         let from = square(0)?;
         let to = square(2)?;
