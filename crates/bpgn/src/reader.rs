@@ -71,6 +71,30 @@ impl Record {
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.as_str())
     }
+
+    /// The `Date` tag as year, month and day, written with dots (`2005.01.03`, PGN) or dashes
+    /// (`2014-07-18`, bughousedb). Unknown parts (`??`) are `None`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let games: Vec<_> = bughouse_bpgn::read_games(b"[Date \"2014-07-18\"]\n*").collect();
+    /// assert_eq!(games[0].as_ref().unwrap().date(), Some((2014, Some(7), Some(18))));
+    /// ```
+    pub fn date(&self) -> Option<(u16, Option<u8>, Option<u8>)> {
+        let text = self.tag("Date")?;
+        let mut parts = text.split(['.', '-', '/']);
+        let year = parts.next()?.parse().ok()?;
+        let month = parts
+            .next()
+            .and_then(|m| m.parse().ok())
+            .filter(|m| (1..=12).contains(m));
+        let day = parts
+            .next()
+            .and_then(|d| d.parse().ok())
+            .filter(|d| (1..=31).contains(d));
+        Some((year, month, day))
+    }
 }
 
 /// What cannot be read, and where.
@@ -209,8 +233,16 @@ impl<'a> Lexer<'a> {
                         break;
                     }
                     self.bump();
+                    if c == b'\n' && self.peek() == Some(b'[') {
+                        // A line that starts with a tag inside a comment: the comment was never
+                        // closed and the next game has begun. Reading goes on from there.
+                        return Err(self.error(line, "comment opened with '{' is not closed"));
+                    }
                 }
                 if self.peek().is_none() {
+                    // Recovery starts again from the brace, so the games after it are kept.
+                    self.pos = start;
+                    self.line = line;
                     return Err(self.error(line, "comment opened with '{' is not closed"));
                 }
                 let text = &self.bytes[start..self.pos];
@@ -321,11 +353,12 @@ impl<'a> Lexer<'a> {
     /// Skips to the start of the next game after an error: the next line that starts a tag.
     fn recover(&mut self) {
         loop {
+            if self.at_line_start() && self.peek() == Some(b'[') {
+                return;
+            }
             self.skip_line();
-            match self.peek() {
-                None => return,
-                Some(b'[') => return,
-                _ => {}
+            if self.peek().is_none() {
+                return;
             }
         }
     }

@@ -40,7 +40,8 @@ pub mod uci;
 
 pub use clock::{BoardClock, ParseTimeControlError, TimeControl};
 pub use game::{
-    BoardId, EndReason, GameEnd, Match, MatchError, MatchResult, RecordedMove, Score, Seat, Team,
+    parse_bughouse_fen, write_bughouse_fen, BoardId, BughouseFenError, EndReason, GameEnd, Match,
+    MatchError, MatchResult, RecordedMove, Score, Seat, Team,
 };
 pub use legality::Candidates;
 pub use outcome::{BoardGame, DrawClaim, Verdict};

@@ -199,7 +199,9 @@ impl Position {
         Ok(pos)
     }
 
-    /// The plain fields of this position, as FEN would write them.
+    /// The plain fields of this position, as FEN would write them. Where a rook that went back
+    /// to its corner by a board move may not castle although the letter stays
+    /// ([`Rules::castle_with_dropped_rook`]), the letter is left out.
     pub fn to_setup(&self) -> Setup {
         Setup {
             board: self.board.clone(),
