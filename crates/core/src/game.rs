@@ -697,9 +697,7 @@ impl Match {
         });
 
         // A move declines a pending draw offer that needed this player's agreement.
-        if !self.draw_agreed[seat.index()] && self.draw_agreed.iter().any(|&a| a) {
-            self.draw_agreed = [false; 4];
-        }
+        self.lapse_draw_offer(seat);
 
         let verdict = self.position(board).verdict();
         let end = match verdict {
@@ -864,8 +862,8 @@ impl Match {
     /// - knsb-1988 (K11C): the two players of that game; the other game goes on;
     /// - uscf (U16a): team against team: **interp.** one player speaks for each team.
     ///
-    /// A pending offer lapses when a player whose agreement it needs makes a move instead.
-    /// Returns whether the draw happened.
+    /// A pending offer lapses when a player whose agreement it needs makes a move instead (see
+    /// `lapse_draw_offer`). Returns whether the draw happened.
     ///
     /// # Errors
     ///
@@ -904,9 +902,46 @@ impl Match {
                 },
             );
         }
-        self.draw_agreed = [false; 4];
+        match self.rules.draw_agreement {
+            // K11C: a draw in one game leaves an offer pending in the other.
+            DrawAgreement::SameGame => {
+                self.draw_agreed[seat.index()] = false;
+                self.draw_agreed[seat.opponent().index()] = false;
+            }
+            _ => self.draw_agreed = [false; 4],
+        }
         self.settle(now);
         Ok(true)
+    }
+
+    /// `mover` made a move: a pending draw offer that needed his agreement lapses (he declined
+    /// it by moving). Which offers need him depends on the scope of the agreement:
+    /// - fide, minerva-2014: everyone's, so any pending offer he has not agreed to;
+    /// - knsb-1988 (K11C): only an offer by his opponent in his own game; an offer in the other
+    ///   game does not concern him;
+    /// - uscf (U16a, **interp.** one player speaks for each team): an offer by the other team,
+    ///   while no one of his team has agreed; his partner's offer stands.
+    fn lapse_draw_offer(&mut self, mover: Seat) {
+        let agreed = |s: Seat| self.draw_agreed[s.index()];
+        if agreed(mover) {
+            return;
+        }
+        match self.rules.draw_agreement {
+            DrawAgreement::TeamOffersOpponentsAccept | DrawAgreement::AllFour => {
+                if self.draw_agreed.iter().any(|&a| a) {
+                    self.draw_agreed = [false; 4];
+                }
+            }
+            DrawAgreement::SameGame => {
+                self.draw_agreed[mover.opponent().index()] = false;
+            }
+            DrawAgreement::TeamAgainstTeam => {
+                let team_agreed = |t: Team| t.seats().into_iter().any(agreed);
+                if !team_agreed(mover.team()) && team_agreed(mover.team().other()) {
+                    self.draw_agreed = [false; 4];
+                }
+            }
+        }
     }
 
     /// Withdraws `seat`'s draw offer or agreement.
@@ -919,7 +954,8 @@ impl Match {
         self.draw_agreed[seat.index()]
     }
 
-    /// `seat`, on move, claims a draw at `now` (F4.1 repetition, K11F move count).
+    /// `seat` claims a draw at `now`: by repetition only when on move (F4.1, as FIDE 9.2), under
+    /// the move-count rule either player of the game (K11F: "een der beide betrokken spelers").
     ///
     /// # Errors
     ///
@@ -932,7 +968,10 @@ impl Match {
     ) -> Result<(), MatchError> {
         self.check_can_act(seat, now)?;
         let game = &self.boards[seat.board.index()];
-        if game.position().turn() != seat.color || !game.claims().contains(&claim) {
+        let on_move_needed = claim == DrawClaim::Repetition;
+        if (on_move_needed && game.position().turn() != seat.color)
+            || !game.claims().contains(&claim)
+        {
             return Err(MatchError::NoSuchClaim { seat, claim });
         }
         self.end_game(
