@@ -77,6 +77,19 @@ enum Command {
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
     },
+    /// Run the server: the lobby, live matches and the archive, with the web front end.
+    Serve {
+        /// Where to listen.
+        #[arg(long, env = "BUGHOUSE_ADDR", default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        /// The database: `sqlite://PATH` or `postgres://USER:PASSWORD@HOST/DB`.
+        #[arg(
+            long,
+            env = "BUGHOUSE_DATABASE",
+            default_value = "sqlite://bughouse.db"
+        )]
+        database: String,
+    },
     /// List the rules presets, or print every field of one.
     Rules {
         /// A preset id.
@@ -122,6 +135,7 @@ fn main() -> ExitCode {
             }
             line
         }),
+        Command::Serve { addr, database } => serve(addr, database),
         Command::Replay { rules, time, files } => {
             let mut out = io::BufWriter::new(io::stdout().lock());
             match replay::run(&files, rules, time, &mut out).and_then(|t| out.flush().map(|()| t)) {
@@ -290,5 +304,33 @@ fn answer_lines(
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+fn serve(addr: std::net::SocketAddr, database: String) -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(io::stderr)
+        .init();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    eprintln!("bughouse server on http://{addr}/ (database {database})");
+    match runtime.block_on(bughouse_server::run(bughouse_server::Config {
+        addr,
+        database,
+    })) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
     }
 }

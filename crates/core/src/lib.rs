@@ -49,7 +49,7 @@ pub use perft::{divide, perft};
 pub use position::{IllegalMove, MoveList, Position, MAX_MOVES};
 pub use rules::{
     BothFlagsRule, CaptureDestination, DrawAgreement, DropCheck, DropSquares, FlagRule,
-    IllegalMoveRule, MateRule, NoMoveRule, Preset, PromotedCapture, PromotionRoles,
+    IllegalMoveRule, MateRule, NoMoveRule, PartnerTalk, Preset, PromotedCapture, PromotionRoles,
     ReserveVisibility, ResignRule, Rules, UnknownPreset,
 };
 pub use setup::{PositionError, Setup};

@@ -18,6 +18,7 @@ use std::str::FromStr;
 
 /// Where a captured piece goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum CaptureDestination {
     /// Bughouse: to the capturer's partner on the other board (F3.2, M2.1, K3, U9). On a single
     /// board it leaves the board; the two-board game puts it into the partner's reserve.
@@ -28,6 +29,7 @@ pub enum CaptureDestination {
 
 /// Where a piece may be dropped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum DropSquares {
     /// Any empty square (F3.4, M2.3, K5A, U10a).
     AnyEmpty,
@@ -38,6 +40,7 @@ pub enum DropSquares {
 
 /// Whether a drop may give check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum DropCheck {
     /// A drop may give check and mate (F3.4, M2.4, U10b).
     Allowed,
@@ -48,6 +51,7 @@ pub enum DropCheck {
 
 /// What a promoted piece becomes when it is captured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum PromotedCapture {
     /// It is passed on as a pawn (F3.6, M3.3, K6B, U10c).
     Pawn,
@@ -57,6 +61,7 @@ pub enum PromotedCapture {
 
 /// Whether the reserves must be shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ReserveVisibility {
     /// Always visible to the other team (F3.3, M2.6, U11).
     Always,
@@ -67,6 +72,7 @@ pub enum ReserveVisibility {
 
 /// When a player in check with no legal move is checkmated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum MateRule {
     /// FIDE base: in check and no legal move with the reserve he has now.
     Classic,
@@ -80,6 +86,7 @@ pub enum MateRule {
 
 /// What happens to a player with no legal move who is not in check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum NoMoveRule {
     /// Stalemate, a draw (FIDE base).
     Stalemate,
@@ -90,6 +97,7 @@ pub enum NoMoveRule {
 
 /// What a flag fall means. Applied by the two-board game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum FlagRule {
     /// The flagged player loses (FIDE blitz base; U15a3 when claimed).
     Loss,
@@ -100,6 +108,7 @@ pub enum FlagRule {
 
 /// What happens when flags fall on both sides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BothFlagsRule {
     /// Both flags of one game down: a draw of that game (blitz base; K11D; U16b unless a mate
     /// came first).
@@ -111,6 +120,7 @@ pub enum BothFlagsRule {
 
 /// When a player may resign.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ResignRule {
     /// At any time (fide, M, U15a2).
     AnyTime,
@@ -120,6 +130,7 @@ pub enum ResignRule {
 
 /// Who agrees a draw, and what it decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum DrawAgreement {
     /// Both players of one team offer, both opponents accept; it decides the match (F4.5).
     TeamOffersOpponentsAccept,
@@ -134,12 +145,26 @@ pub enum DrawAgreement {
 /// What an illegal move means when recorded from a physical game. Online play refuses illegal
 /// moves outright; this field is for recording and adjudication.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum IllegalMoveRule {
     /// The opponent may claim the win before making his own move (F4.2; U8, U15a4).
     OpponentMayClaimWin,
     /// The opponent may accept it or demand a legal replacement before his own next move
     /// (M7.3-M7.6, K8C-K8E).
     OpponentMayDemandReplacement,
+}
+
+/// What partners may say to each other during play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum PartnerTalk {
+    /// Anything that does not annoy the opponents: move suggestions, "sit", advice (F3.10, U12).
+    Anything,
+    /// Only asking for pieces (M9.2), warning that a piece wins for the opponent (M9.3), telling
+    /// the partner to stop moving (M9.4) and that his opponent's flag fell (M9.5).
+    MinervaKinds,
+    /// Only asking for pieces; no advice, no flag alerts, also after one's own game ended (K14).
+    PieceRequestsOnly,
 }
 
 /// Rules for one board and the match around it.
@@ -160,6 +185,7 @@ pub enum IllegalMoveRule {
 /// assert_ne!(custom, rules);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Rules {
     /// Where a captured piece goes.
     pub capture_destination: CaptureDestination,
@@ -210,10 +236,13 @@ pub struct Rules {
     /// Whether the match ends with the first game to end (F4.3, M5.1, U7) or only when both
     /// games have ended, each scoring on its own (K11G).
     pub match_ends_with_first_game: bool,
+    /// What partners may say to each other (the "Partners talking" row of `RULES.md`).
+    pub partner_talk: PartnerTalk,
 }
 
 /// A set of roles a pawn may promote to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PromotionRoles {
     bits: u8,
 }
@@ -263,6 +292,7 @@ impl PromotionRoles {
 
 /// A named preset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Preset {
     /// Bughouse extension to the FIDE Laws of Chess.
     Fide,
@@ -400,6 +430,7 @@ impl Rules {
             draw_agreement: DrawAgreement::TeamOffersOpponentsAccept, // F4.5
             illegal_move: IllegalMoveRule::OpponentMayClaimWin,       // F4.2
             match_ends_with_first_game: true,                         // F4.3
+            partner_talk: PartnerTalk::Anything,                      // F3.10
         }
     }
 
@@ -431,6 +462,7 @@ impl Rules {
             draw_agreement: DrawAgreement::AllFour, // M5.3
             illegal_move: IllegalMoveRule::OpponentMayDemandReplacement, // M7.3-M7.6
             match_ends_with_first_game: true,       // M5.1
+            partner_talk: PartnerTalk::MinervaKinds, // M9.2-M9.5
         }
     }
 
@@ -462,6 +494,7 @@ impl Rules {
             draw_agreement: DrawAgreement::SameGame, // K11C
             illegal_move: IllegalMoveRule::OpponentMayDemandReplacement, // K8C-K8E
             match_ends_with_first_game: false, // K11G
+            partner_talk: PartnerTalk::PieceRequestsOnly, // K14
         }
     }
 
@@ -491,6 +524,7 @@ impl Rules {
             illegal_move: IllegalMoveRule::OpponentMayClaimWin, // U8, U15a4
             // U7; interp. (U16b): a game drawn on its own also ends the match, drawn.
             match_ends_with_first_game: true,
+            partner_talk: PartnerTalk::Anything, // U12
         }
     }
 
@@ -518,6 +552,7 @@ impl Rules {
             draw_agreement: DrawAgreement::SameGame,
             illegal_move: IllegalMoveRule::OpponentMayClaimWin,
             match_ends_with_first_game: true,
+            partner_talk: PartnerTalk::Anything,
         }
     }
 
@@ -576,6 +611,7 @@ impl Rules {
                 "match_ends_with_first_game",
                 self.match_ends_with_first_game.to_string(),
             ),
+            ("partner_talk", format!("{:?}", self.partner_talk)),
         ]
     }
 }

@@ -1,0 +1,1527 @@
+//! The live-game state machine: every match, seat and connection of the server, changed only by
+//! [`Hub::apply`] with the time passed in. No sockets, no database, no clock inside: the adapter
+//! (`http.rs`) turns websocket frames into [`Input`]s, executes the [`Effect`]s in order (stores
+//! before sends, so a move is stored before it is acknowledged) and wakes the hub for flags.
+
+use std::collections::{BTreeSet, HashMap};
+use std::time::Duration;
+
+use bughouse_core::{
+    BoardId, DrawClaim, EndReason, Match, MatchError, PartnerTalk, Position, Preset, Rules, Seat,
+    TimeControl,
+};
+use bughouse_protocol::{
+    BoardState, ClientMessage, Clocks, MatchState, MoveInfo, ResultInfo, SeatInfo, ServerMessage,
+    TalkKind, MAX_CHAT, MAX_CLIENT_MESSAGE, MAX_NAME,
+};
+use rand::rngs::StdRng;
+use rand::{RngCore, SeedableRng};
+use sha2::{Digest, Sha256};
+
+/// A connection, numbered by the adapter.
+pub type ConnId = u64;
+
+/// The most compensation for network lag a move gets (see `docs/protocol.md`).
+pub const MAX_LAG_COMPENSATION: Duration = Duration::from_millis(500);
+
+/// Messages per second a connection may send on average, and the burst it may save up.
+const RATE_PER_SEC: f64 = 20.0;
+const RATE_BURST: f64 = 40.0;
+/// Refusals in a row after which a flooding connection is closed.
+const MAX_REFUSALS: u32 = 100;
+
+/// What happens to the hub.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// A websocket opened.
+    Connected(ConnId),
+    /// A websocket closed.
+    Disconnected(ConnId),
+    /// A text frame arrived.
+    Text(ConnId, String),
+    /// A frame that is not text, or too large, arrived.
+    Invalid(ConnId, &'static str),
+    /// Time passed: apply flags.
+    Tick,
+}
+
+/// What the adapter must do, in this order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Send a message to these connections.
+    Send(Vec<ConnId>, ServerMessage),
+    /// Close a connection.
+    Close(ConnId),
+    /// Store this, before any later `Send`.
+    Store(StoreOp),
+}
+
+/// A write to the database.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreOp {
+    /// A match was created.
+    CreateMatch {
+        /// The id.
+        id: String,
+        /// The preset id.
+        preset: String,
+        /// The time control.
+        time_control: TimeControl,
+        /// The match it is a rematch of.
+        rematch_of: Option<String>,
+    },
+    /// A seat was taken (or given to a bot).
+    SetSeat {
+        /// The match.
+        match_id: String,
+        /// 0..4 in the order WhiteA, BlackA, WhiteB, BlackB.
+        seat: u8,
+        /// The name.
+        name: String,
+        /// The SHA-256 of the seat token, hex.
+        token_hash: String,
+        /// Whether a bot plays it.
+        bot: bool,
+    },
+    /// A seat was left.
+    ClearSeat {
+        /// The match.
+        match_id: String,
+        /// The seat index.
+        seat: u8,
+    },
+    /// The clocks started.
+    Start {
+        /// The match.
+        match_id: String,
+    },
+    /// A move was played.
+    Move {
+        /// The match.
+        match_id: String,
+        /// Its index in the record.
+        ply: usize,
+        /// The seat index.
+        seat: u8,
+        /// UCI.
+        uci: String,
+        /// SAN.
+        san: String,
+        /// Match time of the move, in milliseconds since the clocks started.
+        at_ms: u64,
+        /// All four clocks right after it.
+        remaining_ms: [u64; 4],
+    },
+    /// An action other than a move that the match must replay on restart.
+    Event {
+        /// The match.
+        match_id: String,
+        /// Its place among the match's events, from 0.
+        seq: usize,
+        /// The number of moves played before it.
+        ply: usize,
+        /// The seat index.
+        seat: u8,
+        /// `resign`, `offer_draw`, `withdraw_draw`, `claim_draw`.
+        kind: String,
+        /// The claim, for `claim_draw`.
+        detail: String,
+        /// Match time, in milliseconds.
+        at_ms: u64,
+    },
+    /// The match is over.
+    Finish {
+        /// The match.
+        match_id: String,
+        /// The result.
+        result: ResultInfo,
+        /// The record as BPGN, for the archive.
+        bpgn: String,
+    },
+}
+
+struct SeatHolder {
+    name: String,
+    token_hash: String,
+    bot: bool,
+}
+
+struct LiveMatch {
+    id: String,
+    preset: String,
+    game: Match,
+    seats: [Option<SeatHolder>; 4],
+    /// Every connection watching, seated or not.
+    watchers: Vec<ConnId>,
+    /// Server time minus match time: the match's clock readings are `now - epoch`.
+    epoch: Duration,
+    last_moves: [Option<String>; 2],
+    finished: bool,
+    rematch: [Option<String>; 2],
+    /// Events stored so far (their sequence numbers).
+    events: usize,
+}
+
+struct Conn {
+    match_id: Option<String>,
+    seat: Option<Seat>,
+    tokens: f64,
+    last_refill: Duration,
+    refusals: u32,
+    /// Moving average of the round trip.
+    rtt: Option<Duration>,
+}
+
+/// Every live match and connection.
+pub struct Hub {
+    matches: HashMap<String, LiveMatch>,
+    conns: HashMap<ConnId, Conn>,
+    /// (flag time in server time, match id): when to look at a match's clocks.
+    deadlines: BTreeSet<(Duration, String)>,
+    rng: StdRng,
+    now: Duration,
+}
+
+/// Why a match could not be created.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CreateError {
+    /// The rules are unknown.
+    #[error(transparent)]
+    Rules(#[from] bughouse_core::UnknownPreset),
+    /// The time control cannot be read.
+    #[error(transparent)]
+    TimeControl(#[from] bughouse_core::ParseTimeControlError),
+}
+
+fn seat_index(seat: Seat) -> usize {
+    Seat::ALL.iter().position(|s| *s == seat).unwrap_or(0)
+}
+
+fn seat_name(seat: Seat) -> String {
+    seat.to_string()
+}
+
+fn parse_seat(name: &str) -> Option<Seat> {
+    Seat::ALL.into_iter().find(|s| s.to_string() == name)
+}
+
+fn hash_token(token: &str) -> String {
+    let digest = Sha256::digest(token.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn error(code: &str, message: impl Into<String>) -> ServerMessage {
+    ServerMessage::Error {
+        code: code.to_owned(),
+        message: message.into(),
+    }
+}
+
+fn talk_kinds(rules: &Rules) -> Vec<TalkKind> {
+    match rules.partner_talk {
+        PartnerTalk::Anything => vec![
+            TalkKind::Need,
+            TalkKind::DontGive,
+            TalkKind::Sit,
+            TalkKind::Go,
+            TalkKind::Flag,
+            TalkKind::Text,
+        ],
+        PartnerTalk::MinervaKinds => vec![
+            TalkKind::Need,
+            TalkKind::DontGive,
+            TalkKind::Sit,
+            TalkKind::Go,
+            TalkKind::Flag,
+        ],
+        PartnerTalk::PieceRequestsOnly => vec![TalkKind::Need],
+    }
+}
+
+fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+impl LiveMatch {
+    fn status(&self) -> &'static str {
+        if self.finished {
+            "finished"
+        } else if self.game.is_started() {
+            "playing"
+        } else {
+            "waiting"
+        }
+    }
+
+    fn match_time(&self, now: Duration) -> Duration {
+        now.saturating_sub(self.epoch)
+    }
+
+    fn clocks(&self, now: Duration) -> Clocks {
+        let t = self.match_time(now);
+        let mut remaining_ms = [0; 4];
+        let mut running = Vec::new();
+        for (i, seat) in Seat::ALL.into_iter().enumerate() {
+            remaining_ms[i] = ms(self.game.remaining(seat, t));
+            if self.game.clock(seat.board).running() == Some(seat.color) && !self.finished {
+                running.push(seat_name(seat));
+            }
+        }
+        Clocks {
+            remaining_ms,
+            running,
+        }
+    }
+
+    fn board_state(&self, board: BoardId, for_seat: Option<Seat>) -> BoardState {
+        let pos = self.game.position(board);
+        let to_move = Seat::new(board, pos.turn());
+        let legal = (for_seat == Some(to_move)
+            && self.game.is_started()
+            && !self.finished
+            && self.game.game_end(board).is_none())
+        .then(|| pos.legal_moves().iter().map(|m| m.to_string()).collect());
+        BoardState {
+            board: board.to_string(),
+            fen: pos.fen(),
+            last_move: self.last_moves[board.index_pub()].clone(),
+            check: pos.is_check(),
+            verdict: pos.verdict().to_string(),
+            legal,
+        }
+    }
+
+    fn move_info(&self, ply: usize) -> Option<MoveInfo> {
+        let r = self.game.record().get(ply)?;
+        Some(MoveInfo {
+            ply,
+            seat: seat_name(r.seat),
+            uci: r.mv.to_string(),
+            san: r.san.clone(),
+            number: r.number,
+            clock_ms: ms(r.clock_left),
+        })
+    }
+
+    fn result_info(&self) -> Option<ResultInfo> {
+        let result = self.game.result()?;
+        let boards = BoardId::ALL.map(|b| match self.game.game_end(b) {
+            Some(e) if e.reason != EndReason::OtherBoard => e.score.pgn().to_owned(),
+            _ => "*".to_owned(),
+        });
+        let tags: Vec<(String, String)> = Seat::ALL
+            .into_iter()
+            .filter_map(|s| {
+                self.seats[seat_index(s)]
+                    .as_ref()
+                    .map(|h| (seat_name(s), h.name.clone()))
+            })
+            .collect();
+        let reason =
+            bughouse_bpgn::termination(&self.game, &tags).unwrap_or_else(|| "game over".into());
+        Some(ResultInfo {
+            result: result.pgn().to_owned(),
+            boards,
+            reason,
+        })
+    }
+
+    fn state(&self, now: Duration, you: Option<Seat>, connected: &[bool; 4]) -> MatchState {
+        MatchState {
+            match_id: self.id.clone(),
+            rules: self.preset.clone(),
+            time_control: self.game.time_control().to_string(),
+            status: self.status().to_owned(),
+            seats: Seat::ALL
+                .into_iter()
+                .enumerate()
+                .map(|(i, s)| SeatInfo {
+                    seat: seat_name(s),
+                    name: self.seats[i].as_ref().map(|h| h.name.clone()),
+                    bot: self.seats[i].as_ref().is_some_and(|h| h.bot),
+                    connected: connected[i],
+                })
+                .collect(),
+            boards: BoardId::ALL.map(|b| self.board_state(b, you)),
+            clocks: self.clocks(now),
+            moves: (0..self.game.record().len())
+                .filter_map(|i| self.move_info(i))
+                .collect(),
+            result: self.result_info(),
+            draw_offers: Seat::ALL
+                .into_iter()
+                .filter(|s| self.game.draw_offered(*s))
+                .map(seat_name)
+                .collect(),
+            talk: talk_kinds(self.game.rules()),
+        }
+    }
+
+    /// The next moment a flag can fall, in server time.
+    fn deadline(&self) -> Option<Duration> {
+        if self.finished || !self.game.is_started() {
+            return None;
+        }
+        BoardId::ALL
+            .into_iter()
+            .filter(|b| self.game.game_end(*b).is_none())
+            .filter_map(|b| self.game.clock(b).flag_time().map(|(_, t)| t + self.epoch))
+            .min()
+    }
+}
+
+trait BoardIndex {
+    fn index_pub(self) -> usize;
+}
+
+impl BoardIndex for BoardId {
+    fn index_pub(self) -> usize {
+        match self {
+            BoardId::A => 0,
+            BoardId::B => 1,
+        }
+    }
+}
+
+impl Hub {
+    /// An empty hub. `seed` seeds the generator of match ids and seat tokens: give it real
+    /// entropy in production, a constant in tests.
+    pub fn new(seed: [u8; 32]) -> Hub {
+        Hub {
+            matches: HashMap::new(),
+            conns: HashMap::new(),
+            deadlines: BTreeSet::new(),
+            rng: StdRng::from_seed(seed),
+            now: Duration::ZERO,
+        }
+    }
+
+    /// The number of live (not finished) matches.
+    pub fn live_matches(&self) -> usize {
+        self.matches.values().filter(|m| !m.finished).count()
+    }
+
+    fn random_id(&mut self, bytes: usize) -> String {
+        let mut buf = vec![0u8; bytes];
+        self.rng.fill_bytes(&mut buf);
+        const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+        buf.iter()
+            .map(|b| char::from(ALPHABET[usize::from(*b) % ALPHABET.len()]))
+            .collect()
+    }
+
+    /// Creates a match. Returns its id and the effects (its storage).
+    ///
+    /// # Errors
+    ///
+    /// An unknown preset or unreadable time control.
+    pub fn create_match(
+        &mut self,
+        preset: &str,
+        time_control: &str,
+        now: Duration,
+    ) -> Result<(String, Vec<Effect>), CreateError> {
+        self.now = now;
+        let preset: Preset = preset.parse()?;
+        let tc: TimeControl = time_control.parse()?;
+        Ok(self.create_with(preset, tc, None))
+    }
+
+    fn create_with(
+        &mut self,
+        preset: Preset,
+        tc: TimeControl,
+        rematch_of: Option<String>,
+    ) -> (String, Vec<Effect>) {
+        let id = loop {
+            let id = self.random_id(10);
+            if !self.matches.contains_key(&id) {
+                break id;
+            }
+        };
+        let rules = preset.rules();
+        self.matches.insert(
+            id.clone(),
+            LiveMatch {
+                id: id.clone(),
+                preset: preset.id().to_owned(),
+                game: Match::new(rules, tc),
+                seats: [None, None, None, None],
+                watchers: Vec::new(),
+                epoch: self.now,
+                last_moves: [None, None],
+                finished: false,
+                rematch: [None, None],
+                events: 0,
+            },
+        );
+        let effects = vec![Effect::Store(StoreOp::CreateMatch {
+            id: id.clone(),
+            preset: preset.id().to_owned(),
+            time_control: tc,
+            rematch_of,
+        })];
+        (id, effects)
+    }
+
+    /// The state of a match as anyone may see it (no legal moves), for `GET /api/matches/{id}`.
+    pub fn public_state(&self, match_id: &str, now: Duration) -> Option<MatchState> {
+        let m = self.matches.get(match_id)?;
+        Some(m.state(now, None, &self.connected(m)))
+    }
+
+    fn connected(&self, m: &LiveMatch) -> [bool; 4] {
+        let mut c = [false; 4];
+        for conn in &m.watchers {
+            if let Some(seat) = self.conns.get(conn).and_then(|c| c.seat) {
+                c[seat_index(seat)] = true;
+            }
+        }
+        for (i, s) in m.seats.iter().enumerate() {
+            if s.as_ref().is_some_and(|h| h.bot) {
+                c[i] = true;
+            }
+        }
+        c
+    }
+
+    /// The next moment the hub must be woken with [`Input::Tick`], if any.
+    pub fn next_deadline(&self) -> Option<Duration> {
+        self.deadlines.first().map(|(t, _)| *t)
+    }
+
+    /// Applies one input at server time `now`.
+    pub fn apply(&mut self, input: Input, now: Duration) -> Vec<Effect> {
+        self.now = now;
+        let mut fx = Vec::new();
+        match input {
+            Input::Connected(conn) => {
+                self.conns.insert(
+                    conn,
+                    Conn {
+                        match_id: None,
+                        seat: None,
+                        tokens: RATE_BURST,
+                        last_refill: now,
+                        refusals: 0,
+                        rtt: None,
+                    },
+                );
+            }
+            Input::Disconnected(conn) => self.disconnect(conn, &mut fx),
+            Input::Invalid(conn, why) => {
+                let code = if why.contains("large") {
+                    "too_large"
+                } else {
+                    "bad_message"
+                };
+                fx.push(Effect::Send(vec![conn], error(code, why)));
+                self.refuse(conn, &mut fx);
+            }
+            Input::Text(conn, text) => self.text(conn, &text, &mut fx),
+            Input::Tick => self.tick(&mut fx),
+        }
+        fx
+    }
+
+    fn refuse(&mut self, conn: ConnId, fx: &mut Vec<Effect>) {
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.refusals += 1;
+            if c.refusals > MAX_REFUSALS {
+                fx.push(Effect::Close(conn));
+            }
+        }
+    }
+
+    fn disconnect(&mut self, conn: ConnId, fx: &mut Vec<Effect>) {
+        let Some(c) = self.conns.remove(&conn) else {
+            return;
+        };
+        if let Some(id) = c.match_id {
+            if let Some(m) = self.matches.get_mut(&id) {
+                m.watchers.retain(|w| *w != conn);
+                if c.seat.is_some() {
+                    self.broadcast_state(&id, fx);
+                }
+            }
+        }
+    }
+
+    fn text(&mut self, conn: ConnId, text: &str, fx: &mut Vec<Effect>) {
+        let now = self.now;
+        let Some(c) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        // Token bucket.
+        let elapsed = now.saturating_sub(c.last_refill).as_secs_f64();
+        c.tokens = (c.tokens + elapsed * RATE_PER_SEC).min(RATE_BURST);
+        c.last_refill = now;
+        if c.tokens < 1.0 {
+            fx.push(Effect::Send(
+                vec![conn],
+                error("rate_limited", "too many messages; slow down"),
+            ));
+            self.refuse(conn, fx);
+            return;
+        }
+        c.tokens -= 1.0;
+        if text.len() > MAX_CLIENT_MESSAGE {
+            fx.push(Effect::Send(
+                vec![conn],
+                error(
+                    "too_large",
+                    format!("a message may have at most {MAX_CLIENT_MESSAGE} bytes"),
+                ),
+            ));
+            self.refuse(conn, fx);
+            return;
+        }
+        let msg: ClientMessage = match serde_json::from_str(text) {
+            Ok(m) => m,
+            Err(e) => {
+                fx.push(Effect::Send(
+                    vec![conn],
+                    error("bad_message", e.to_string()),
+                ));
+                self.refuse(conn, fx);
+                return;
+            }
+        };
+        let before = fx.len();
+        self.message(conn, msg, fx);
+        let refused = fx[before..]
+            .iter()
+            .any(|e| matches!(e, Effect::Send(to, ServerMessage::Error { .. }) if to == &[conn]));
+        if let Some(c) = self.conns.get_mut(&conn) {
+            if refused {
+                c.refusals += 1;
+            } else {
+                c.refusals = 0;
+            }
+        }
+    }
+
+    fn message(&mut self, conn: ConnId, msg: ClientMessage, fx: &mut Vec<Effect>) {
+        let now = self.now;
+        match msg {
+            ClientMessage::Ping { t } => {
+                fx.push(Effect::Send(
+                    vec![conn],
+                    ServerMessage::Pong {
+                        t,
+                        server_ms: ms(now),
+                    },
+                ));
+            }
+            ClientMessage::Hello { match_id, token } => self.hello(conn, &match_id, token, fx),
+            other => {
+                let Some((id, seat)) = self
+                    .conns
+                    .get(&conn)
+                    .and_then(|c| c.match_id.clone().map(|id| (id, c.seat)))
+                else {
+                    fx.push(Effect::Send(
+                        vec![conn],
+                        error("bad_message", "send hello with a match id first"),
+                    ));
+                    return;
+                };
+                match other {
+                    ClientMessage::Sit {
+                        seat: name,
+                        name: player,
+                    } => self.sit(conn, &id, &name, &player, fx),
+                    ClientMessage::AddBot { .. } => fx.push(Effect::Send(
+                        vec![conn],
+                        error("not_allowed", "no bot is available on this server yet"),
+                    )),
+                    ClientMessage::Stand => self.stand(conn, &id, seat, fx),
+                    ClientMessage::Move { uci } => self.play(conn, &id, seat, &uci, fx),
+                    ClientMessage::Resign
+                    | ClientMessage::OfferDraw
+                    | ClientMessage::WithdrawDraw
+                    | ClientMessage::ClaimDraw { .. } => self.action(conn, &id, seat, other, fx),
+                    ClientMessage::Talk { kind, piece, text } => {
+                        self.talk(conn, &id, seat, kind, piece, text, fx)
+                    }
+                    ClientMessage::Rematch { swap } => self.rematch(conn, &id, seat, swap, fx),
+                    ClientMessage::Hello { .. } | ClientMessage::Ping { .. } => {}
+                }
+            }
+        }
+    }
+
+    fn hello(&mut self, conn: ConnId, match_id: &str, token: Option<String>, fx: &mut Vec<Effect>) {
+        if !self.matches.contains_key(match_id) {
+            fx.push(Effect::Send(
+                vec![conn],
+                error("no_such_match", format!("no match {match_id:?}")),
+            ));
+            return;
+        }
+        // Leave any match this connection watched before.
+        let previous = self.conns.get(&conn).and_then(|c| c.match_id.clone());
+        if let Some(prev) = previous.filter(|p| p != match_id) {
+            if let Some(pm) = self.matches.get_mut(&prev) {
+                pm.watchers.retain(|w| *w != conn);
+            }
+        }
+        let Some(m) = self.matches.get_mut(match_id) else {
+            return;
+        };
+        if !m.watchers.contains(&conn) {
+            m.watchers.push(conn);
+        }
+        let seat = token.as_deref().map(hash_token).and_then(|h| {
+            Seat::ALL.into_iter().find(|s| {
+                m.seats[seat_index(*s)]
+                    .as_ref()
+                    .is_some_and(|holder| holder.token_hash == h)
+            })
+        });
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.match_id = Some(match_id.to_owned());
+            c.seat = seat;
+        }
+        if seat.is_some() {
+            // The others see him connected again.
+            self.broadcast_state(match_id, fx);
+        } else {
+            self.send_state(conn, match_id, fx);
+        }
+    }
+
+    fn send_state(&self, conn: ConnId, match_id: &str, fx: &mut Vec<Effect>) {
+        let Some(m) = self.matches.get(match_id) else {
+            return;
+        };
+        let you = self.conns.get(&conn).and_then(|c| c.seat);
+        let connected = self.connected(m);
+        fx.push(Effect::Send(
+            vec![conn],
+            ServerMessage::State {
+                state: m.state(self.now, you, &connected),
+                you: you.map(seat_name),
+            },
+        ));
+    }
+
+    fn broadcast_state(&self, match_id: &str, fx: &mut Vec<Effect>) {
+        let Some(m) = self.matches.get(match_id) else {
+            return;
+        };
+        for &w in &m.watchers {
+            self.send_state(w, match_id, fx);
+        }
+    }
+
+    fn sit(&mut self, conn: ConnId, id: &str, seat: &str, name: &str, fx: &mut Vec<Effect>) {
+        let Some(seat) = parse_seat(seat) else {
+            fx.push(Effect::Send(
+                vec![conn],
+                error(
+                    "bad_message",
+                    "seat must be WhiteA, BlackA, WhiteB or BlackB",
+                ),
+            ));
+            return;
+        };
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
+        {
+            fx.push(Effect::Send(
+                vec![conn],
+                error(
+                    "bad_message",
+                    format!("a name has 1 to {MAX_NAME} printable characters"),
+                ),
+            ));
+            return;
+        }
+        let token = self.random_id(24);
+        let Some(m) = self.matches.get_mut(id) else {
+            return;
+        };
+        if m.game.is_started() {
+            fx.push(Effect::Send(
+                vec![conn],
+                error("not_allowed", "the match has started"),
+            ));
+            return;
+        }
+        if m.seats[seat_index(seat)].is_some() {
+            fx.push(Effect::Send(
+                vec![conn],
+                error("seat_taken", format!("{seat} is taken")),
+            ));
+            return;
+        }
+        // One seat per connection: leave the old one.
+        let old = self.conns.get(&conn).and_then(|c| c.seat);
+        if let Some(old) = old {
+            m.seats[seat_index(old)] = None;
+            fx.push(Effect::Store(StoreOp::ClearSeat {
+                match_id: id.to_owned(),
+                seat: seat_index(old) as u8,
+            }));
+        }
+        let token_hash = hash_token(&token);
+        m.seats[seat_index(seat)] = Some(SeatHolder {
+            name: name.to_owned(),
+            token_hash: token_hash.clone(),
+            bot: false,
+        });
+        fx.push(Effect::Store(StoreOp::SetSeat {
+            match_id: id.to_owned(),
+            seat: seat_index(seat) as u8,
+            name: name.to_owned(),
+            token_hash,
+            bot: false,
+        }));
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.seat = Some(seat);
+        }
+        fx.push(Effect::Send(
+            vec![conn],
+            ServerMessage::Seated {
+                seat: seat_name(seat),
+                token,
+            },
+        ));
+        self.maybe_start(id, fx);
+        self.broadcast_state(id, fx);
+    }
+
+    fn maybe_start(&mut self, id: &str, fx: &mut Vec<Effect>) {
+        let now = self.now;
+        let Some(m) = self.matches.get_mut(id) else {
+            return;
+        };
+        if m.game.is_started() || m.seats.iter().any(Option::is_none) {
+            return;
+        }
+        // The match starts when all four seats are filled; all four clocks start together
+        // (F3.1, M6.4).
+        m.epoch = now;
+        if m.game.start(Duration::ZERO).is_ok() {
+            fx.push(Effect::Store(StoreOp::Start {
+                match_id: id.to_owned(),
+            }));
+            self.schedule(id);
+        }
+    }
+
+    fn schedule(&mut self, id: &str) {
+        self.deadlines.retain(|(_, m)| m != id);
+        if let Some(t) = self.matches.get(id).and_then(LiveMatch::deadline) {
+            self.deadlines.insert((t, id.to_owned()));
+        }
+    }
+
+    fn stand(&mut self, conn: ConnId, id: &str, seat: Option<Seat>, fx: &mut Vec<Effect>) {
+        let Some(seat) = seat else {
+            fx.push(Effect::Send(
+                vec![conn],
+                error("not_seated", "you have no seat"),
+            ));
+            return;
+        };
+        let Some(m) = self.matches.get_mut(id) else {
+            return;
+        };
+        if m.game.is_started() {
+            fx.push(Effect::Send(
+                vec![conn],
+                error("not_allowed", "the match has started: resign instead"),
+            ));
+            return;
+        }
+        m.seats[seat_index(seat)] = None;
+        fx.push(Effect::Store(StoreOp::ClearSeat {
+            match_id: id.to_owned(),
+            seat: seat_index(seat) as u8,
+        }));
+        // Every connection of that seat loses it.
+        for c in self.conns.values_mut() {
+            if c.match_id.as_deref() == Some(id) && c.seat == Some(seat) {
+                c.seat = None;
+            }
+        }
+        self.broadcast_state(id, fx);
+    }
+
+    /// The lag compensation for this connection's move (see `docs/protocol.md`).
+    fn compensation(&self, conn: ConnId) -> Duration {
+        self.conns
+            .get(&conn)
+            .and_then(|c| c.rtt)
+            .map_or(Duration::ZERO, |rtt| (rtt / 2).min(MAX_LAG_COMPENSATION))
+    }
+
+    /// Records a measured round trip for a connection (the adapter measures pings).
+    pub fn observe_rtt(&mut self, conn: ConnId, rtt: Duration) {
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.rtt = Some(match c.rtt {
+                None => rtt,
+                // Exponential moving average, weight 1/4 for the new sample.
+                Some(old) => (old * 3 + rtt) / 4,
+            });
+        }
+    }
+
+    fn play(
+        &mut self,
+        conn: ConnId,
+        id: &str,
+        seat: Option<Seat>,
+        uci: &str,
+        fx: &mut Vec<Effect>,
+    ) {
+        let Some(seat) = seat else {
+            fx.push(Effect::Send(
+                vec![conn],
+                error("not_seated", "only a seated player can move"),
+            ));
+            return;
+        };
+        let compensation = self.compensation(conn);
+        let now = self.now;
+        let Some(m) = self.matches.get_mut(id) else {
+            return;
+        };
+        let t = m.match_time(now);
+        // The move counts as made up to `compensation` earlier, but never before the mover's
+        // clock started.
+        let started = m
+            .game
+            .record()
+            .iter()
+            .rev()
+            .find(|r| r.seat.board == seat.board)
+            .map_or(Duration::ZERO, |r| r.at);
+        let at = t.saturating_sub(compensation).max(started);
+        let mv = match m.game.position(seat.board).parse_uci(uci) {
+            Ok(mv) => mv,
+            Err(e) => {
+                let (code, msg) = match e {
+                    bughouse_core::uci::UciError::Syntax(e) => ("bad_message", e.to_string()),
+                    bughouse_core::uci::UciError::Illegal(e) => {
+                        if m.game.position(seat.board).turn() != seat.color {
+                            ("not_your_turn", format!("it is not {seat}'s move"))
+                        } else {
+                            ("illegal_move", e.to_string())
+                        }
+                    }
+                };
+                fx.push(Effect::Send(vec![conn], error(code, msg)));
+                return;
+            }
+        };
+        let before = (
+            m.game.is_over(),
+            BoardId::ALL
+                .iter()
+                .filter(|b| m.game.game_end(**b).is_some())
+                .count(),
+        );
+        match m.game.play(seat, mv, at) {
+            Ok(_) => {}
+            Err(e) => {
+                let code = match e {
+                    MatchError::NotYourTurn(_) => "not_your_turn",
+                    MatchError::Illegal(_) => "illegal_move",
+                    MatchError::NotStarted => "not_allowed",
+                    _ => "game_over",
+                };
+                fx.push(Effect::Send(vec![conn], error(code, e.to_string())));
+                // A flag may have fallen while the move was on its way.
+                self.after_change(id, before, fx);
+                return;
+            }
+        }
+        let ply = m.game.record().len() - 1;
+        m.last_moves[seat.board.index_pub()] = Some(uci_of(m, ply));
+        let clocks = m.clocks(now);
+        fx.push(Effect::Store(StoreOp::Move {
+            match_id: id.to_owned(),
+            ply,
+            seat: seat_index(seat) as u8,
+            uci: m.game.record()[ply].mv.to_string(),
+            san: m.game.record()[ply].san.clone(),
+            at_ms: ms(at),
+            remaining_ms: clocks.remaining_ms,
+        }));
+        self.send_moved(id, ply, fx);
+        self.after_change(id, before, fx);
+    }
+
+    fn send_moved(&self, id: &str, ply: usize, fx: &mut Vec<Effect>) {
+        let Some(m) = self.matches.get(id) else {
+            return;
+        };
+        let Some(info) = m.move_info(ply) else {
+            return;
+        };
+        let board = m.game.record()[ply].seat.board;
+        let clocks = m.clocks(self.now);
+        // Each watcher gets the legal moves of his own board when he is to move.
+        let mut plain = Vec::new();
+        for &w in &m.watchers {
+            let you = self.conns.get(&w).and_then(|c| c.seat);
+            let to_move = BoardId::ALL
+                .into_iter()
+                .find(|b| you == Some(m.game.to_move(*b)));
+            if to_move.is_some() && !m.finished {
+                fx.push(Effect::Send(
+                    vec![w],
+                    ServerMessage::Moved {
+                        mv: info.clone(),
+                        board: m.board_state(board, you),
+                        other: m.board_state(board.other(), you),
+                        clocks: clocks.clone(),
+                    },
+                ));
+            } else {
+                plain.push(w);
+            }
+        }
+        if !plain.is_empty() {
+            fx.push(Effect::Send(
+                plain,
+                ServerMessage::Moved {
+                    mv: info,
+                    board: m.board_state(board, None),
+                    other: m.board_state(board.other(), None),
+                    clocks,
+                },
+            ));
+        }
+    }
+
+    /// What `after_change` compares against: whether the match was over and how many games
+    /// had ended.
+    fn snapshot(&self, id: &str) -> (bool, usize) {
+        self.matches.get(id).map_or((false, 0), |m| {
+            (
+                m.game.is_over(),
+                BoardId::ALL
+                    .iter()
+                    .filter(|b| m.game.game_end(**b).is_some())
+                    .count(),
+            )
+        })
+    }
+
+    /// After anything that may end a game: announce and store the end, reschedule flags.
+    fn after_change(&mut self, id: &str, before: (bool, usize), fx: &mut Vec<Effect>) {
+        let now = self.now;
+        let (was_over, ended_before) = before;
+        let Some(m) = self.matches.get_mut(id) else {
+            return;
+        };
+        let ended_now = BoardId::ALL
+            .iter()
+            .filter(|b| m.game.game_end(**b).is_some())
+            .count();
+        if m.game.is_over() && !was_over {
+            m.finished = true;
+            if let Some(result) = m.result_info() {
+                fx.push(Effect::Store(StoreOp::Finish {
+                    match_id: id.to_owned(),
+                    result: result.clone(),
+                    bpgn: bpgn_of(m),
+                }));
+                fx.push(Effect::Send(
+                    m.watchers.clone(),
+                    ServerMessage::Ended {
+                        result,
+                        clocks: m.clocks(now),
+                    },
+                ));
+            }
+        } else if !m.game.is_over() && ended_now > ended_before {
+            // knsb-1988: one game ended, the other goes on (K11G).
+            let boards = BoardId::ALL.map(|b| {
+                m.game
+                    .game_end(b)
+                    .map_or("*".to_owned(), |e| e.score.pgn().to_owned())
+            });
+            let reason = BoardId::ALL
+                .into_iter()
+                .filter_map(|b| {
+                    m.game
+                        .game_end(b)
+                        .map(|e| format!("board {b}: {}", e.reason))
+                })
+                .collect::<Vec<_>>()
+                .join("; ");
+            fx.push(Effect::Send(
+                m.watchers.clone(),
+                ServerMessage::Ended {
+                    result: ResultInfo {
+                        result: "*".to_owned(),
+                        boards,
+                        reason,
+                    },
+                    clocks: m.clocks(now),
+                },
+            ));
+        }
+        self.schedule(id);
+        // Everyone gets the new status (finished, or under knsb-1988 one game over).
+        if ended_now > ended_before {
+            self.broadcast_state(id, fx);
+        }
+    }
+
+    fn action(
+        &mut self,
+        conn: ConnId,
+        id: &str,
+        seat: Option<Seat>,
+        msg: ClientMessage,
+        fx: &mut Vec<Effect>,
+    ) {
+        let Some(seat) = seat else {
+            fx.push(Effect::Send(
+                vec![conn],
+                error("not_seated", "you have no seat"),
+            ));
+            return;
+        };
+        let before = self.snapshot(id);
+        let now = self.now;
+        let Some(m) = self.matches.get_mut(id) else {
+            return;
+        };
+        let t = m.match_time(now);
+        let ply = m.game.record().len();
+        let (kind, detail, result) = match msg {
+            ClientMessage::Resign => ("resign", String::new(), m.game.resign(seat, t).map(|_| ())),
+            ClientMessage::OfferDraw => (
+                "offer_draw",
+                String::new(),
+                m.game.agree_draw(seat, t).map(|_| ()),
+            ),
+            ClientMessage::WithdrawDraw => {
+                m.game.withdraw_draw(seat);
+                ("withdraw_draw", String::new(), Ok(()))
+            }
+            ClientMessage::ClaimDraw { claim } => {
+                let c = match claim.as_str() {
+                    "repetition" => DrawClaim::Repetition,
+                    "move-count" | "move_count" => DrawClaim::MoveCount,
+                    _ => {
+                        fx.push(Effect::Send(
+                            vec![conn],
+                            error("bad_message", "claim is repetition or move-count"),
+                        ));
+                        return;
+                    }
+                };
+                ("claim_draw", claim.clone(), m.game.claim_draw(seat, c, t))
+            }
+            _ => return,
+        };
+        if let Err(e) = result {
+            let code = match e {
+                MatchError::MatchOver | MatchError::GameOver(_) => "game_over",
+                _ => "not_allowed",
+            };
+            fx.push(Effect::Send(vec![conn], error(code, e.to_string())));
+            self.after_change(id, before, fx);
+            return;
+        }
+        m.events += 1;
+        fx.push(Effect::Store(StoreOp::Event {
+            match_id: id.to_owned(),
+            seq: m.events - 1,
+            ply,
+            seat: seat_index(seat) as u8,
+            kind: kind.to_owned(),
+            detail,
+            at_ms: ms(t),
+        }));
+        let offers: Vec<String> = Seat::ALL
+            .into_iter()
+            .filter(|s| m.game.draw_offered(*s))
+            .map(seat_name)
+            .collect();
+        fx.push(Effect::Send(
+            m.watchers.clone(),
+            ServerMessage::DrawOffers { seats: offers },
+        ));
+        self.after_change(id, before, fx);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn talk(
+        &mut self,
+        conn: ConnId,
+        id: &str,
+        seat: Option<Seat>,
+        kind: TalkKind,
+        piece: Option<String>,
+        text: Option<String>,
+        fx: &mut Vec<Effect>,
+    ) {
+        let Some(seat) = seat else {
+            fx.push(Effect::Send(
+                vec![conn],
+                error("not_seated", "only players talk to partners"),
+            ));
+            return;
+        };
+        let Some(m) = self.matches.get(id) else {
+            return;
+        };
+        if !talk_kinds(m.game.rules()).contains(&kind) {
+            fx.push(Effect::Send(
+                vec![conn],
+                error(
+                    "not_allowed",
+                    format!("{kind:?} is not allowed under {}", m.preset),
+                ),
+            ));
+            return;
+        }
+        let piece = match (kind, piece) {
+            (TalkKind::Need | TalkKind::DontGive, Some(p))
+                if matches!(p.as_str(), "P" | "N" | "B" | "R" | "Q") =>
+            {
+                Some(p)
+            }
+            (TalkKind::Need | TalkKind::DontGive, _) => {
+                fx.push(Effect::Send(
+                    vec![conn],
+                    error("bad_message", "name the piece: P, N, B, R or Q"),
+                ));
+                return;
+            }
+            _ => None,
+        };
+        let text = match (kind, text) {
+            (TalkKind::Text, Some(t)) => {
+                let t = t.trim().to_owned();
+                if t.is_empty() || t.chars().count() > MAX_CHAT {
+                    fx.push(Effect::Send(
+                        vec![conn],
+                        error(
+                            "bad_message",
+                            format!("a message has 1 to {MAX_CHAT} characters"),
+                        ),
+                    ));
+                    return;
+                }
+                Some(t)
+            }
+            (TalkKind::Text, None) => {
+                fx.push(Effect::Send(
+                    vec![conn],
+                    error("bad_message", "text is missing"),
+                ));
+                return;
+            }
+            _ => None,
+        };
+        // Only the two partners: never the opponents, never spectators.
+        let team = [seat, seat.partner()];
+        let to: Vec<ConnId> = m
+            .watchers
+            .iter()
+            .copied()
+            .filter(|w| {
+                self.conns
+                    .get(w)
+                    .and_then(|c| c.seat)
+                    .is_some_and(|s| team.contains(&s))
+            })
+            .collect();
+        fx.push(Effect::Send(
+            to,
+            ServerMessage::Talk {
+                from: seat_name(seat),
+                kind,
+                piece,
+                text,
+            },
+        ));
+    }
+
+    fn rematch(
+        &mut self,
+        conn: ConnId,
+        id: &str,
+        seat: Option<Seat>,
+        swap: bool,
+        fx: &mut Vec<Effect>,
+    ) {
+        if seat.is_none() {
+            fx.push(Effect::Send(
+                vec![conn],
+                error("not_seated", "only players ask for a rematch"),
+            ));
+            return;
+        }
+        let Some(m) = self.matches.get(id) else {
+            return;
+        };
+        if !m.finished {
+            fx.push(Effect::Send(
+                vec![conn],
+                error("not_allowed", "the match is not over"),
+            ));
+            return;
+        }
+        let slot = usize::from(swap);
+        if let Some(existing) = m.rematch[slot].clone() {
+            fx.push(Effect::Send(
+                vec![conn],
+                ServerMessage::Rematch { match_id: existing },
+            ));
+            return;
+        }
+        let preset: Preset = m.preset.parse().unwrap_or(Preset::Fide);
+        let tc = m.game.time_control();
+        // Same teams: each team takes the other colours (WhiteA <-> BlackA, WhiteB <-> BlackB),
+        // so partners stay partners. Swapped: the players of board B change places, so each
+        // player gets a new partner.
+        let mapping: [usize; 4] = if swap { [0, 1, 3, 2] } else { [1, 0, 3, 2] };
+        let holders: Vec<Option<(String, String, bool)>> = m
+            .seats
+            .iter()
+            .map(|h| {
+                h.as_ref()
+                    .map(|h| (h.name.clone(), h.token_hash.clone(), h.bot))
+            })
+            .collect();
+        let watchers = m.watchers.clone();
+        let (new_id, mut created) = self.create_with(preset, tc, Some(id.to_owned()));
+        fx.append(&mut created);
+        if let Some(nm) = self.matches.get_mut(&new_id) {
+            for (old, holder) in holders.into_iter().enumerate() {
+                if let Some((name, token_hash, bot)) = holder {
+                    let new_seat = mapping[old];
+                    nm.seats[new_seat] = Some(SeatHolder {
+                        name: name.clone(),
+                        token_hash: token_hash.clone(),
+                        bot,
+                    });
+                    fx.push(Effect::Store(StoreOp::SetSeat {
+                        match_id: new_id.clone(),
+                        seat: new_seat as u8,
+                        name,
+                        // The players keep their secret: the same token opens the new seat.
+                        token_hash,
+                        bot,
+                    }));
+                }
+            }
+        }
+        if let Some(m) = self.matches.get_mut(id) {
+            m.rematch[slot] = Some(new_id.clone());
+        }
+        self.maybe_start(&new_id, fx);
+        fx.push(Effect::Send(
+            watchers,
+            ServerMessage::Rematch { match_id: new_id },
+        ));
+    }
+
+    fn tick(&mut self, fx: &mut Vec<Effect>) {
+        let now = self.now;
+        let due: Vec<String> = self
+            .deadlines
+            .iter()
+            .take_while(|(t, _)| *t + MAX_LAG_COMPENSATION <= now)
+            .map(|(_, id)| id.clone())
+            .collect();
+        for id in due {
+            let before = self.snapshot(&id);
+            if let Some(m) = self.matches.get_mut(&id) {
+                // Flags fall on the server, with the largest lag allowance as grace so that a
+                // move compensated for lag is not refused by a flag that had not really fallen.
+                let t = m.match_time(now).saturating_sub(MAX_LAG_COMPENSATION);
+                m.game.tick(t);
+            }
+            self.after_change(&id, before, fx);
+        }
+    }
+
+    /// Rebuilds a stored match after a restart: the moves and actions are played again at their
+    /// recorded match times, and the clocks resume now from where the last move left them, so
+    /// the time the server was down is charged to nobody.
+    ///
+    /// # Errors
+    ///
+    /// A description of the first stored record that does not replay.
+    pub fn restore(
+        &mut self,
+        stored: &bughouse_store::StoredMatch,
+        now: Duration,
+    ) -> Result<(), String> {
+        self.now = now;
+        let preset: Preset = stored.rules_preset.parse().map_err(|e| format!("{e}"))?;
+        let tc = TimeControl {
+            base: Duration::from_millis(u64::try_from(stored.base_ms).unwrap_or(0)),
+            increment: Duration::from_millis(u64::try_from(stored.increment_ms).unwrap_or(0)),
+        };
+        let mut game = Match::from_positions(
+            preset.rules(),
+            tc,
+            [Position::new(preset.rules()), Position::new(preset.rules())],
+        );
+        let mut seats: [Option<SeatHolder>; 4] = [None, None, None, None];
+        for (i, s) in stored.seats.iter().enumerate() {
+            if let Some(s) = s {
+                seats[i] = Some(SeatHolder {
+                    name: s.name.clone(),
+                    token_hash: s.token_hash.clone(),
+                    bot: s.bot,
+                });
+            }
+        }
+        let mut last_at = Duration::ZERO;
+        let mut last_moves = [None, None];
+        if stored.started_at_ms.is_some() {
+            game.start(Duration::ZERO).map_err(|e| e.to_string())?;
+            let mut events = stored.events.iter().peekable();
+            for (ply, mv) in stored.moves.iter().enumerate() {
+                while let Some(ev) = events.next_if(|e| e.ply as usize <= ply) {
+                    replay_event(&mut game, ev)?;
+                }
+                let seat = *Seat::ALL
+                    .get(usize::from(mv.seat))
+                    .ok_or_else(|| format!("move {ply}: bad seat"))?;
+                let at = Duration::from_millis(u64::try_from(mv.at_ms).unwrap_or(0));
+                let m = game
+                    .position(seat.board)
+                    .parse_uci(&mv.uci)
+                    .map_err(|e| format!("move {ply}: {e}"))?;
+                game.play(seat, m, at)
+                    .map_err(|e| format!("move {ply}: {e}"))?;
+                last_moves[match seat.board {
+                    BoardId::A => 0,
+                    BoardId::B => 1,
+                }] = Some(mv.uci.clone());
+                last_at = at;
+            }
+            for ev in events {
+                replay_event(&mut game, ev)?;
+                last_at = last_at.max(Duration::from_millis(u64::try_from(ev.at_ms).unwrap_or(0)));
+            }
+        }
+        let finished = game.is_over();
+        let id = stored.id.clone();
+        self.matches.insert(
+            id.clone(),
+            LiveMatch {
+                id: id.clone(),
+                preset: preset.id().to_owned(),
+                game,
+                seats,
+                watchers: Vec::new(),
+                // Match time `last_at` is now: the clocks go on from the last recorded action.
+                epoch: now.saturating_sub(last_at),
+                last_moves,
+                finished,
+                rematch: [None, None],
+                events: stored.events.len(),
+            },
+        );
+        self.schedule(&id);
+        Ok(())
+    }
+
+    /// Whether the match is in memory.
+    pub fn has_match(&self, match_id: &str) -> bool {
+        self.matches.contains_key(match_id)
+    }
+
+    /// Both boards' FEN before the first move and after each move, for replaying a match move
+    /// by move (`GET /api/matches/{id}/positions`).
+    pub fn positions(&self, match_id: &str) -> Option<Vec<[String; 2]>> {
+        let m = self.matches.get(match_id)?;
+        let rules = *m.game.rules();
+        let mut replay = Match::new(rules, m.game.time_control());
+        let _ = replay.start(Duration::ZERO);
+        let mut out = vec![[
+            replay.position(BoardId::A).fen(),
+            replay.position(BoardId::B).fen(),
+        ]];
+        for (i, r) in m.game.record().iter().enumerate() {
+            // Replayed at the recorded times; a move that fails to replay ends the list.
+            if replay.play(r.seat, r.mv, r.at).is_err() {
+                tracing::error!(match_id, ply = i, "record does not replay");
+                break;
+            }
+            out.push([
+                replay.position(BoardId::A).fen(),
+                replay.position(BoardId::B).fen(),
+            ]);
+        }
+        Some(out)
+    }
+
+    /// The BPGN of a match, if it is in memory.
+    pub fn bpgn(&self, match_id: &str) -> Option<String> {
+        let m = self.matches.get(match_id)?;
+        Some(bpgn_of(m))
+    }
+
+    /// Drops finished matches nobody watches any more (they stay in the database archive).
+    pub fn evict_finished(&mut self) {
+        self.matches
+            .retain(|_, m| !m.finished || !m.watchers.is_empty());
+    }
+}
+
+fn uci_of(m: &LiveMatch, ply: usize) -> String {
+    m.game.record()[ply].mv.to_string()
+}
+
+fn replay_event(game: &mut Match, ev: &bughouse_store::StoredEvent) -> Result<(), String> {
+    let seat = *Seat::ALL
+        .get(usize::from(ev.seat))
+        .ok_or_else(|| "event: bad seat".to_owned())?;
+    let at = Duration::from_millis(u64::try_from(ev.at_ms).unwrap_or(0));
+    let r = match ev.kind.as_str() {
+        "resign" => game.resign(seat, at),
+        "offer_draw" => game.agree_draw(seat, at).map(|_| ()),
+        "withdraw_draw" => {
+            game.withdraw_draw(seat);
+            Ok(())
+        }
+        "claim_draw" => {
+            let claim = if ev.detail == "repetition" {
+                DrawClaim::Repetition
+            } else {
+                DrawClaim::MoveCount
+            };
+            game.claim_draw(seat, claim, at)
+        }
+        other => return Err(format!("unknown event {other}")),
+    };
+    r.map_err(|e| format!("event {}: {e}", ev.kind))
+}
+
+/// The BPGN text of a match.
+fn bpgn_of(m: &LiveMatch) -> String {
+    let mut tags: Vec<(String, String)> = vec![
+        ("Event".into(), "bughouse match".into()),
+        ("Site".into(), "bughouse server".into()),
+        ("Variant".into(), "bughouse".into()),
+        ("Rules".into(), m.preset.clone()),
+    ];
+    for (i, s) in Seat::ALL.into_iter().enumerate() {
+        if let Some(h) = &m.seats[i] {
+            tags.push((seat_name(s), h.name.clone()));
+        }
+    }
+    let tc = m.game.time_control();
+    tags.push((
+        "TimeControl".into(),
+        format!("{}+{}", tc.base.as_secs(), tc.increment.as_secs()),
+    ));
+    bughouse_bpgn::write_bpgn(&m.game, &tags)
+}

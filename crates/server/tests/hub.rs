@@ -1,0 +1,403 @@
+//! The server's state machine in process, with a fake clock: no sockets, no database.
+
+use std::time::Duration;
+
+use bughouse_protocol::{ClientMessage, ServerMessage, TalkKind};
+use bughouse_server::hub::{ConnId, Effect, Hub, Input, StoreOp};
+
+struct Harness {
+    hub: Hub,
+    now: Duration,
+}
+
+impl Harness {
+    fn new() -> Harness {
+        Harness {
+            hub: Hub::new([7; 32]),
+            now: Duration::from_secs(1),
+        }
+    }
+
+    fn create(&mut self, rules: &str, tc: &str) -> String {
+        let (id, fx) = self.hub.create_match(rules, tc, self.now).expect("valid");
+        assert!(matches!(fx[0], Effect::Store(StoreOp::CreateMatch { .. })));
+        id
+    }
+
+    fn connect(&mut self, conn: ConnId, match_id: &str, token: Option<String>) -> Vec<Effect> {
+        self.hub.apply(Input::Connected(conn), self.now);
+        self.send(
+            conn,
+            &ClientMessage::Hello {
+                match_id: match_id.to_owned(),
+                token,
+            },
+        )
+    }
+
+    fn send(&mut self, conn: ConnId, msg: &ClientMessage) -> Vec<Effect> {
+        let text = serde_json::to_string(msg).expect("serializable");
+        self.hub.apply(Input::Text(conn, text), self.now)
+    }
+
+    fn raw(&mut self, conn: ConnId, text: &str) -> Vec<Effect> {
+        self.hub.apply(Input::Text(conn, text.to_owned()), self.now)
+    }
+
+    fn advance(&mut self, d: Duration) -> Vec<Effect> {
+        self.now += d;
+        self.hub.apply(Input::Tick, self.now)
+    }
+
+    /// Four players sit at WhiteA, BlackA, WhiteB, BlackB on connections 1 to 4; returns their
+    /// tokens.
+    fn seat_four(&mut self, id: &str) -> Vec<String> {
+        let mut tokens = Vec::new();
+        for (conn, seat) in [(1, "WhiteA"), (2, "BlackA"), (3, "WhiteB"), (4, "BlackB")] {
+            self.connect(conn, id, None);
+            let fx = self.send(
+                conn,
+                &ClientMessage::Sit {
+                    seat: seat.into(),
+                    name: format!("player{conn}"),
+                },
+            );
+            let token = to(&fx, conn)
+                .into_iter()
+                .find_map(|m| match m {
+                    ServerMessage::Seated { token, .. } => Some(token),
+                    _ => None,
+                })
+                .expect("seated");
+            tokens.push(token);
+        }
+        tokens
+    }
+
+    fn play(&mut self, conn: ConnId, uci: &str) -> Vec<Effect> {
+        self.now += Duration::from_millis(200);
+        self.send(conn, &ClientMessage::Move { uci: uci.into() })
+    }
+}
+
+/// The messages sent to `conn`.
+fn to(fx: &[Effect], conn: ConnId) -> Vec<ServerMessage> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Send(to, msg) if to.contains(&conn) => Some(msg.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn error_code(fx: &[Effect], conn: ConnId) -> Option<String> {
+    to(fx, conn).into_iter().find_map(|m| match m {
+        ServerMessage::Error { code, .. } => Some(code),
+        _ => None,
+    })
+}
+
+fn ended(fx: &[Effect]) -> Option<(String, String)> {
+    fx.iter().find_map(|e| match e {
+        Effect::Send(_, ServerMessage::Ended { result, .. }) => {
+            Some((result.result.clone(), result.reason.clone()))
+        }
+        _ => None,
+    })
+}
+
+#[test]
+fn four_clients_play_a_match_to_mate() {
+    let mut h = Harness::new();
+    let id = h.create("fide", "5+0");
+    h.seat_four(&id);
+    // A spectator.
+    h.connect(9, &id, None);
+    // Scholar's mate on board A: Qxf7 is a contact check a drop cannot block (F3.7).
+    let mut last = Vec::new();
+    for (conn, uci) in [
+        (1, "e2e4"),
+        (2, "e7e5"),
+        (1, "f1c4"),
+        (2, "b8c6"),
+        (1, "d1h5"),
+        (2, "g8f6"),
+        (1, "h5f7"),
+    ] {
+        last = h.play(conn, uci);
+        assert_eq!(error_code(&last, conn), None, "{uci}");
+        // Everyone, the spectator too, sees every move.
+        assert!(to(&last, 9)
+            .iter()
+            .any(|m| matches!(m, ServerMessage::Moved { mv, .. } if mv.uci == uci)));
+    }
+    let (result, reason) = ended(&last).expect("the match ended");
+    assert_eq!(result, "1-0"); // WhiteA + BlackB won
+    assert_eq!(reason, "player2 checkmated");
+    // The move and the end are stored before anything is sent about them.
+    let first_send = last
+        .iter()
+        .position(|e| matches!(e, Effect::Send(..)))
+        .unwrap();
+    let finish = last
+        .iter()
+        .position(|e| matches!(e, Effect::Store(StoreOp::Finish { .. })))
+        .unwrap();
+    assert!(matches!(last[0], Effect::Store(StoreOp::Move { .. })));
+    assert!(finish < first_send || finish < last.len());
+    // Board B stopped: a move there is refused (F4.3).
+    let fx = h.play(3, "e2e4");
+    assert_eq!(error_code(&fx, 3).as_deref(), Some("game_over"));
+}
+
+#[test]
+fn the_player_to_move_gets_the_legal_moves() {
+    let mut h = Harness::new();
+    let id = h.create("minerva-2014", "5+0");
+    h.seat_four(&id);
+    let fx = h.play(1, "e2e4");
+    let for_black = to(&fx, 2);
+    let ServerMessage::Moved { board, .. } = &for_black[0] else {
+        panic!("{for_black:?}")
+    };
+    assert_eq!(board.legal.as_ref().map(Vec::len), Some(20));
+    // The mover and the spectators get no legal moves for that board.
+    let ServerMessage::Moved { board, .. } = &to(&fx, 1)[0] else {
+        panic!()
+    };
+    assert_eq!(board.legal, None);
+}
+
+#[test]
+fn a_flag_falls_on_the_server() {
+    let mut h = Harness::new();
+    let id = h.create("fide", "1+0");
+    h.seat_four(&id);
+    // The clocks start when the fourth player sits; nobody has flagged after 59 s.
+    let fx = h.advance(Duration::from_secs(59));
+    assert!(ended(&fx).is_none());
+    h.play(3, "e2e4");
+    // WhiteB moved; only WhiteA's flag falls at 60 s (plus the lag grace).
+    let fx = h.advance(Duration::from_millis(1500));
+    let (result, reason) = ended(&fx).expect("flag");
+    assert_eq!(result, "0-1");
+    assert_eq!(reason, "player1 forfeits on time");
+}
+
+#[test]
+fn a_player_comes_back_to_his_seat_after_a_reconnect() {
+    let mut h = Harness::new();
+    let id = h.create("fide", "5+0");
+    let tokens = h.seat_four(&id);
+    h.play(1, "e2e4");
+    h.hub.apply(Input::Disconnected(2), h.now);
+    // Without the token, a new connection is a spectator and cannot move.
+    let fx = h.connect(20, &id, None);
+    let state = to(&fx, 20);
+    assert!(matches!(&state[0], ServerMessage::State { you: None, .. }));
+    let fx = h.play(20, "e7e5");
+    assert_eq!(error_code(&fx, 20).as_deref(), Some("not_seated"));
+    // With it, he is BlackA again and sees his legal moves.
+    let fx = h.connect(21, &id, Some(tokens[1].clone()));
+    let state = to(&fx, 21);
+    let ServerMessage::State { you, state } = &state[0] else {
+        panic!("{state:?}")
+    };
+    assert_eq!(you.as_deref(), Some("BlackA"));
+    assert_eq!(state.boards[0].legal.as_ref().map(Vec::len), Some(20));
+    let fx = h.play(21, "e7e5");
+    assert_eq!(error_code(&fx, 21), None);
+}
+
+#[test]
+fn moves_from_the_wrong_seat_are_refused() {
+    let mut h = Harness::new();
+    let id = h.create("fide", "5+0");
+    h.seat_four(&id);
+    // BlackA before White has moved.
+    let fx = h.play(2, "e7e5");
+    assert_eq!(error_code(&fx, 2).as_deref(), Some("not_your_turn"));
+    // An illegal move.
+    let fx = h.play(1, "e2e5");
+    assert_eq!(error_code(&fx, 1).as_deref(), Some("illegal_move"));
+    // Garbage.
+    let fx = h.raw(1, "{\"type\":\"move\"}");
+    assert_eq!(error_code(&fx, 1).as_deref(), Some("bad_message"));
+    let fx = h.raw(1, "not json");
+    assert_eq!(error_code(&fx, 1).as_deref(), Some("bad_message"));
+    let big = format!("{{\"type\":\"move\",\"uci\":\"{}\"}}", "x".repeat(5000));
+    let fx = h.raw(1, &big);
+    assert_eq!(error_code(&fx, 1).as_deref(), Some("too_large"));
+    // Nothing changed: White can still play.
+    let fx = h.play(1, "e2e4");
+    assert_eq!(error_code(&fx, 1), None);
+}
+
+#[test]
+fn flooding_is_rate_limited() {
+    let mut h = Harness::new();
+    let id = h.create("fide", "5+0");
+    h.connect(1, &id, None);
+    let mut limited = false;
+    for _ in 0..100 {
+        let fx = h.send(1, &ClientMessage::Ping { t: 1.0 });
+        if error_code(&fx, 1).as_deref() == Some("rate_limited") {
+            limited = true;
+        }
+    }
+    assert!(limited);
+}
+
+#[test]
+fn partner_talk_reaches_only_the_partner() {
+    let mut h = Harness::new();
+    let id = h.create("fide", "5+0");
+    h.seat_four(&id);
+    h.connect(9, &id, None);
+    let fx = h.send(
+        1,
+        &ClientMessage::Talk {
+            kind: TalkKind::Need,
+            piece: Some("N".into()),
+            text: None,
+        },
+    );
+    // WhiteA's partner is BlackB (connection 4).
+    assert!(to(&fx, 4)
+        .iter()
+        .any(|m| matches!(m, ServerMessage::Talk { from, .. } if from == "WhiteA")));
+    for other in [2, 3, 9] {
+        assert!(
+            to(&fx, other).is_empty(),
+            "conn {other} got {:?}",
+            to(&fx, other)
+        );
+    }
+}
+
+#[test]
+fn knsb_allows_only_piece_requests() {
+    // K14: only asking for pieces.
+    let mut h = Harness::new();
+    let id = h.create("knsb-1988", "5+0");
+    h.seat_four(&id);
+    let fx = h.send(
+        1,
+        &ClientMessage::Talk {
+            kind: TalkKind::Text,
+            piece: None,
+            text: Some("take his queen".into()),
+        },
+    );
+    assert_eq!(error_code(&fx, 1).as_deref(), Some("not_allowed"));
+    assert!(to(&fx, 4).is_empty());
+    let fx = h.send(
+        1,
+        &ClientMessage::Talk {
+            kind: TalkKind::Sit,
+            piece: None,
+            text: None,
+        },
+    );
+    assert_eq!(error_code(&fx, 1).as_deref(), Some("not_allowed"));
+}
+
+#[test]
+fn minerva_allows_its_four_kinds_but_no_free_text() {
+    // M9.2 to M9.5.
+    let mut h = Harness::new();
+    let id = h.create("minerva-2014", "5+0");
+    h.seat_four(&id);
+    for kind in [TalkKind::Sit, TalkKind::Go, TalkKind::Flag] {
+        let fx = h.send(
+            2,
+            &ClientMessage::Talk {
+                kind,
+                piece: None,
+                text: None,
+            },
+        );
+        assert_eq!(error_code(&fx, 2), None);
+        assert_eq!(to(&fx, 3).len(), 1); // BlackA's partner is WhiteB
+    }
+    let fx = h.send(
+        2,
+        &ClientMessage::Talk {
+            kind: TalkKind::Text,
+            piece: None,
+            text: Some("hi".into()),
+        },
+    );
+    assert_eq!(error_code(&fx, 2).as_deref(), Some("not_allowed"));
+}
+
+#[test]
+fn a_seat_is_taken_once_and_spectators_cannot_act() {
+    let mut h = Harness::new();
+    let id = h.create("fide", "5+0");
+    h.connect(1, &id, None);
+    h.send(
+        1,
+        &ClientMessage::Sit {
+            seat: "WhiteA".into(),
+            name: "ann".into(),
+        },
+    );
+    h.connect(2, &id, None);
+    let fx = h.send(
+        2,
+        &ClientMessage::Sit {
+            seat: "WhiteA".into(),
+            name: "bob".into(),
+        },
+    );
+    assert_eq!(error_code(&fx, 2).as_deref(), Some("seat_taken"));
+    let fx = h.send(2, &ClientMessage::Resign);
+    assert_eq!(error_code(&fx, 2).as_deref(), Some("not_seated"));
+    let fx = h.send(
+        2,
+        &ClientMessage::AddBot {
+            seat: "BlackA".into(),
+        },
+    );
+    assert_eq!(error_code(&fx, 2).as_deref(), Some("not_allowed"));
+}
+
+#[test]
+fn resignation_ends_the_match() {
+    let mut h = Harness::new();
+    let id = h.create("uscf-scholastic-2006", "5+0");
+    h.seat_four(&id);
+    h.play(1, "e2e4");
+    // U15a2: any time, also when it is not his move.
+    let fx = h.send(4, &ClientMessage::Resign);
+    let (result, reason) = ended(&fx).expect("ended");
+    assert_eq!(result, "0-1");
+    assert_eq!(reason, "player4 resigns");
+}
+
+#[test]
+fn rematch_keeps_the_teams_and_the_tokens() {
+    let mut h = Harness::new();
+    let id = h.create("fide", "5+0");
+    let tokens = h.seat_four(&id);
+    h.send(1, &ClientMessage::Resign);
+    let fx = h.send(1, &ClientMessage::Rematch { swap: false });
+    let new_id = to(&fx, 2)
+        .into_iter()
+        .find_map(|m| match m {
+            ServerMessage::Rematch { match_id } => Some(match_id),
+            _ => None,
+        })
+        .expect("rematch announced to everyone");
+    // The former WhiteA now plays BlackA with the same token; the match has started.
+    let fx = h.connect(30, &new_id, Some(tokens[0].clone()));
+    let ServerMessage::State { you, state } = &to(&fx, 30)[0] else {
+        panic!()
+    };
+    assert_eq!(you.as_deref(), Some("BlackA"));
+    assert_eq!(state.status, "playing");
+    assert_eq!(state.seats[1].name.as_deref(), Some("player1"));
+    // His partner is still player4, now WhiteB.
+    assert_eq!(state.seats[2].name.as_deref(), Some("player4"));
+}

@@ -1,0 +1,369 @@
+// Pure helpers: no DOM, no chessground state, so they can be unit tested.
+
+import type { BoardName, MoveInfo, SeatName, TalkKind } from './protocol';
+
+export type Color = 'white' | 'black';
+export type Role = 'pawn' | 'knight' | 'bishop' | 'rook' | 'queen' | 'king';
+/** The roles a reserve can hold, in the order pockets show them. */
+export type PocketRole = 'pawn' | 'knight' | 'bishop' | 'rook' | 'queen';
+export const POCKET_ROLES: readonly PocketRole[] = ['pawn', 'knight', 'bishop', 'rook', 'queen'];
+export type Pocket = Record<PocketRole, number>;
+
+const ROLE_OF_LETTER: Record<string, Role> = {
+  p: 'pawn',
+  n: 'knight',
+  b: 'bishop',
+  r: 'rook',
+  q: 'queen',
+  k: 'king',
+};
+
+export function roleOfLetter(letter: string): Role | undefined {
+  return ROLE_OF_LETTER[letter.toLowerCase()];
+}
+
+export function letterOfRole(role: Role): string {
+  return role === 'knight' ? 'n' : role[0]!;
+}
+
+export function emptyPocket(): Pocket {
+  return { pawn: 0, knight: 0, bishop: 0, rook: 0, queen: 0 };
+}
+
+export interface ParsedFen {
+  /** The piece placement for chessground: no reserves, no `~`. */
+  board: string;
+  /** The reserves of each side. */
+  pockets: Record<Color, Pocket>;
+  /** The side to move. */
+  turn: Color;
+  /** The squares holding promoted pieces (marked `~`). */
+  promoted: string[];
+}
+
+const FILES = 'abcdefgh';
+
+/**
+ * Parses a FEN with bracketed reserves (`…/RNBQKBNR[Qn] w KQkq - 0 1`) and `~` after promoted
+ * pieces. A reserve written as a ninth rank (`…/RNBQKBNR/Qn w …`) is accepted too.
+ */
+export function parseFen(fen: string): ParsedFen {
+  const fields = fen.trim().split(/\s+/);
+  let placement = fields[0] ?? '';
+  let reserve = '';
+  const open = placement.indexOf('[');
+  if (open >= 0) {
+    const close = placement.indexOf(']', open);
+    reserve = placement.slice(open + 1, close < 0 ? undefined : close);
+    placement = placement.slice(0, open);
+  } else {
+    const ranks = placement.split('/');
+    if (ranks.length === 9) {
+      reserve = ranks.pop()!;
+      placement = ranks.join('/');
+    }
+  }
+  const pockets: Record<Color, Pocket> = { white: emptyPocket(), black: emptyPocket() };
+  for (const c of reserve) {
+    const role = roleOfLetter(c);
+    if (!role || role === 'king') continue;
+    pockets[c === c.toUpperCase() ? 'white' : 'black'][role] += 1;
+  }
+  const promoted: string[] = [];
+  placement.split('/').forEach((rank, row) => {
+    let file = 0;
+    for (const c of rank) {
+      if (c === '~') {
+        if (file > 0) promoted.push(`${FILES[file - 1]}${8 - row}`);
+      } else if (c >= '0' && c <= '9') {
+        file += Number(c);
+      } else {
+        file += 1;
+      }
+    }
+  });
+  return {
+    board: placement.replace(/~/g, ''),
+    pockets,
+    turn: fields[1] === 'b' ? 'black' : 'white',
+    promoted,
+  };
+}
+
+export interface SimplePiece {
+  role: Role;
+  color: Color;
+}
+
+/** The pieces of a FEN placement by square (`e4`). */
+export function pieceMap(fen: string): Map<string, SimplePiece> {
+  const board = parseFen(fen).board;
+  const map = new Map<string, SimplePiece>();
+  board.split('/').forEach((rank, row) => {
+    let file = 0;
+    for (const c of rank) {
+      if (c >= '0' && c <= '9') file += Number(c);
+      else {
+        const role = roleOfLetter(c);
+        if (role && file < 8) {
+          map.set(`${FILES[file]}${8 - row}`, { role, color: c === c.toUpperCase() ? 'white' : 'black' });
+        }
+        file += 1;
+      }
+    }
+  });
+  return map;
+}
+
+export function isDrop(uci: string): boolean {
+  return uci.length >= 4 && uci[1] === '@';
+}
+
+export function dropUci(role: Role, square: string): string {
+  return `${letterOfRole(role).toUpperCase()}@${square}`;
+}
+
+/** For a castling king move `e1g1`, the square of the rook it castles with (`h1`). */
+function castlingRookSquare(uci: string, pieces?: Map<string, SimplePiece>): string | undefined {
+  if (!pieces || isDrop(uci)) return undefined;
+  const orig = uci.slice(0, 2);
+  const dest = uci.slice(2, 4);
+  const king = pieces.get(orig);
+  if (!king || king.role !== 'king' || orig[1] !== dest[1] || orig[0] !== 'e') return undefined;
+  const rookFile = dest[0] === 'g' ? 'h' : dest[0] === 'c' ? 'a' : undefined;
+  if (!rookFile) return undefined;
+  const rookSquare = `${rookFile}${orig[1]}`;
+  const rook = pieces.get(rookSquare);
+  return rook && rook.role === 'rook' && rook.color === king.color ? rookSquare : undefined;
+}
+
+/**
+ * The board moves of a UCI list as chessground `dests` (origin square to its destinations).
+ * Drops are left out. With the pieces, a castling king move also gets the rook's square as a
+ * destination (moving the king onto its rook castles, as on lichess).
+ */
+export function uciToDests(legal: readonly string[], pieces?: Map<string, SimplePiece>): Map<string, string[]> {
+  const dests = new Map<string, string[]>();
+  const add = (orig: string, dest: string): void => {
+    const list = dests.get(orig);
+    if (!list) dests.set(orig, [dest]);
+    else if (!list.includes(dest)) list.push(dest);
+  };
+  for (const uci of legal) {
+    if (isDrop(uci) || uci.length < 4) continue;
+    const orig = uci.slice(0, 2);
+    add(orig, uci.slice(2, 4));
+    const rook = castlingRookSquare(uci, pieces);
+    if (rook) add(orig, rook);
+  }
+  return dests;
+}
+
+/**
+ * The legal UCI moves that a chessground move `orig`→`dest` stands for: one, several for a
+ * promotion (`e7e8q`, `e7e8r`, …), the castling move when the king was put on its rook, or none.
+ */
+export function ucisFor(
+  legal: readonly string[],
+  orig: string,
+  dest: string,
+  pieces?: Map<string, SimplePiece>,
+): string[] {
+  return legal.filter(uci => {
+    if (isDrop(uci) || uci.slice(0, 2) !== orig) return false;
+    return uci.slice(2, 4) === dest || castlingRookSquare(uci, pieces) === dest;
+  });
+}
+
+/** The squares where `role` may be dropped, from a UCI list (`N@f3`). */
+export function dropSquares(legal: readonly string[], role: Role): string[] {
+  const letter = letterOfRole(role).toUpperCase();
+  return legal.filter(uci => isDrop(uci) && uci[0]!.toUpperCase() === letter).map(uci => uci.slice(2, 4));
+}
+
+/** The promotion roles among UCI moves (`e7e8q` → queen), in the order Q, R, B, N. */
+export function promotionRoles(ucis: readonly string[]): Role[] {
+  const order: Role[] = ['queen', 'rook', 'bishop', 'knight'];
+  const found = new Set(ucis.filter(u => u.length === 5).map(u => roleOfLetter(u[4]!)));
+  return order.filter(r => found.has(r));
+}
+
+/** Whether a pawn move from `orig` to `dest` reaches the last rank. */
+export function isPromotion(piece: SimplePiece | undefined, dest: string): boolean {
+  return !!piece && piece.role === 'pawn' && (dest[1] === '8' || dest[1] === '1');
+}
+
+/** The squares to highlight for a last move: `[orig, dest]`, or `[dest]` for a drop. */
+export function lastMoveKeys(uci: string | null | undefined): string[] | undefined {
+  if (!uci || uci.length < 4) return undefined;
+  if (isDrop(uci)) return [uci.slice(2, 4)];
+  return [uci.slice(0, 2), uci.slice(2, 4)];
+}
+
+// Seats and teams.
+
+export function seatColor(seat: SeatName): Color {
+  return seat.startsWith('White') ? 'white' : 'black';
+}
+
+export function seatBoard(seat: SeatName): BoardName {
+  return seat.endsWith('A') ? 'A' : 'B';
+}
+
+export function seatOf(board: BoardName, color: Color): SeatName {
+  return `${color === 'white' ? 'White' : 'Black'}${board}` as SeatName;
+}
+
+export function seatIndex(seat: SeatName): number {
+  return ['WhiteA', 'BlackA', 'WhiteB', 'BlackB'].indexOf(seat);
+}
+
+/** Partners: WhiteA + BlackB, BlackA + WhiteB. */
+export function partnerOf(seat: SeatName): SeatName {
+  const map: Record<SeatName, SeatName> = { WhiteA: 'BlackB', BlackB: 'WhiteA', BlackA: 'WhiteB', WhiteB: 'BlackA' };
+  return map[seat];
+}
+
+export function otherBoard(board: BoardName): BoardName {
+  return board === 'A' ? 'B' : 'A';
+}
+
+export function opposite(color: Color): Color {
+  return color === 'white' ? 'black' : 'white';
+}
+
+export interface Layout {
+  /** The large board and the colour at its bottom. */
+  main: BoardName;
+  mainOrientation: Color;
+  /** The small board beside it. */
+  side: BoardName;
+  sideOrientation: Color;
+}
+
+/**
+ * Which board is large and how each is turned. A player sees his own board large with his
+ * colour at the bottom and his partner's board beside it with the partner's colour at the
+ * bottom. A spectator sees board A large with White at the bottom (and board B as WhiteA's
+ * partner would). `flipped` turns the view to the other team's.
+ */
+export function layoutFor(you: SeatName | null, flipped = false): Layout {
+  let seat: SeatName = you ?? 'WhiteA';
+  if (flipped) seat = seatOf(seatBoard(seat), opposite(seatColor(seat)));
+  const color = seatColor(seat);
+  const main = seatBoard(seat);
+  return { main, mainOrientation: color, side: otherBoard(main), sideOrientation: opposite(color) };
+}
+
+// The record.
+
+/** A move as BPGN writes it: `1A. e4`, `1a. e5`, `1B. d4` (board letter lower case for Black). */
+export function moveLabel(mv: Pick<MoveInfo, 'seat' | 'number' | 'san'>): string {
+  const board = seatBoard(mv.seat);
+  const letter = seatColor(mv.seat) === 'white' ? board : board.toLowerCase();
+  return `${mv.number}${letter}. ${mv.san}`;
+}
+
+/** A clock as shown: `4:59`, `1:02:03`, tenths under ten seconds (`0:09.8`), never negative. */
+export function formatClock(ms: number): string {
+  const t = Math.max(0, ms);
+  if (t < 10_000) {
+    const tenths = Math.floor(t / 100);
+    return `0:0${Math.floor(tenths / 10)}.${tenths % 10}`;
+  }
+  const secs = Math.floor(t / 1000);
+  const h = Math.floor(secs / 3600);
+  const m = Math.floor((secs % 3600) / 60);
+  const s = secs % 60;
+  const ss = String(s).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** `M+S` (minutes, seconds of increment; minutes may have a fraction): the base and increment in ms. */
+export function parseTimeControl(tc: string): { baseMs: number; incrementMs: number } | null {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*\+\s*(\d+)\s*$/.exec(tc);
+  if (!m) return null;
+  const baseMs = Math.round(Number(m[1]) * 60_000);
+  const incrementMs = Number(m[2]) * 1000;
+  if (baseMs <= 0 && incrementMs <= 0) return null;
+  return { baseMs, incrementMs };
+}
+
+/**
+ * The four clocks (seat order) after the first `plies` moves of a record, from the times the
+ * record keeps (`clock_ms`, the mover's time after his move) and the starting time.
+ */
+export function clocksAfter(moves: readonly MoveInfo[], plies: number, startMs: number): number[] {
+  const clocks = [startMs, startMs, startMs, startMs];
+  for (const mv of moves.slice(0, plies)) {
+    const i = seatIndex(mv.seat);
+    if (i >= 0) clocks[i] = mv.clock_ms;
+  }
+  return clocks;
+}
+
+/** The time a running clock shows `elapsedMs` after the message that set it to `remainingMs`. */
+export function liveRemaining(remainingMs: number, running: boolean, elapsedMs: number): number {
+  return running ? Math.max(0, remainingMs - elapsedMs) : remainingMs;
+}
+
+/** Reconnection delay: 0.5 s, 1 s, 2 s, … up to 10 s, with a little jitter. */
+export function backoffMs(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(10_000, 500 * 2 ** Math.max(0, attempt));
+  return Math.round(base * (0.85 + 0.3 * random()));
+}
+
+export const TALK_PIECES = ['P', 'N', 'B', 'R', 'Q'] as const;
+
+const PIECE_NAMES: Record<string, string> = { P: 'pawn', N: 'knight', B: 'bishop', R: 'rook', Q: 'queen' };
+
+/** A talk message in words: `need: knight`, `don't give: queen`, `sit!`, the text itself. */
+export function talkText(kind: TalkKind, piece?: string | null, text?: string | null): string {
+  const p = piece ? (PIECE_NAMES[piece.toUpperCase()] ?? piece) : '';
+  switch (kind) {
+    case 'need':
+      return p ? `I need a ${p}` : 'I need a piece';
+    case 'dont_give':
+      return p ? `Don't give a ${p}` : "Don't give anything";
+    case 'sit':
+      return 'Sit! (stop moving)';
+    case 'go':
+      return 'Go! (move on)';
+    case 'flag':
+      return 'Your opponent is out of time: flag!';
+    case 'text':
+      return text ?? '';
+  }
+}
+
+/** The match result in words, from the protocol's `1-0` (WhiteA + BlackB won). */
+export function resultText(result: string): string {
+  if (result === '1-0') return 'WhiteA and BlackB win';
+  if (result === '0-1') return 'BlackA and WhiteB win';
+  if (result === '1/2-1/2') return 'Draw';
+  return result;
+}
+
+/** The draw claims worth offering under a rulebook (the server decides in the end). */
+export function drawClaims(rules: string): ('repetition' | 'move-count')[] {
+  switch (rules) {
+    case 'fide':
+      return ['repetition'];
+    case 'knsb-1988':
+    case 'knsb':
+      return ['move-count'];
+    case 'minerva-2014':
+    case 'minerva':
+    case 'uscf-scholastic-2006':
+    case 'uscf':
+      return [];
+    default:
+      return ['repetition', 'move-count'];
+  }
+}
+
+/** The path of the match page, or null: `/m/{id}` → id. */
+export function matchIdFromPath(path: string): string | null {
+  const m = /^\/m\/([^/]+)\/?$/.exec(path);
+  return m ? decodeURIComponent(m[1]!) : null;
+}

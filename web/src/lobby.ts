@@ -1,0 +1,170 @@
+// The lobby (`/`): create a match, list finished ones.
+
+import { fill, h } from './dom';
+import { parseTimeControl, resultText } from './helpers';
+import { PRESETS, type ArchiveEntry, type CreatedMatch } from './protocol';
+
+const TIME_CONTROLS = ['5+0', '3+0', '2+12', '1+0'];
+const PAGE = 50;
+
+export function renderLobby(root: HTMLElement): void {
+  document.title = 'Bughouse';
+  const rules = h(
+    'select',
+    { id: 'rules', name: 'rules' },
+    PRESETS.map(p => h('option', { value: p.id, title: p.description }, p.id)),
+  );
+  const description = h('p', { class: 'hint', id: 'rules-description' });
+  const showDescription = (): void => {
+    description.textContent = PRESETS.find(p => p.id === rules.value)?.description ?? '';
+  };
+  rules.addEventListener('change', showDescription);
+  showDescription();
+
+  const custom = h('input', {
+    type: 'text',
+    name: 'custom',
+    placeholder: 'M+S',
+    size: 6,
+    pattern: '\\d+(\\.\\d+)?\\+\\d+',
+    title: 'minutes + seconds of increment, e.g. 4+2',
+    'aria-label': 'custom time control',
+  });
+  const tcRadios = [...TIME_CONTROLS, 'custom'].map((tc, i) =>
+    h(
+      'label',
+      { class: 'tc' },
+      h('input', { type: 'radio', name: 'tc', value: tc, checked: i === 0 }),
+      tc === 'custom' ? ['custom ', custom] : tc,
+    ),
+  );
+  custom.addEventListener('focus', () => {
+    const radio = tcRadios.at(-1)?.querySelector('input');
+    if (radio) radio.checked = true;
+  });
+
+  const status = h('p', { class: 'form-error', role: 'alert' });
+  const submit = h('button', { type: 'submit', class: 'primary' }, 'Create match');
+  const form = h(
+    'form',
+    { class: 'create', novalidate: true },
+    h('h2', {}, 'New match'),
+    h('label', { for: 'rules' }, 'Rulebook '),
+    rules,
+    description,
+    h('fieldset', {}, h('legend', {}, 'Time control (minutes + seconds increment)'), tcRadios),
+    submit,
+    status,
+  );
+  form.addEventListener('submit', e => {
+    e.preventDefault();
+    const chosen = (form.querySelector('input[name=tc]:checked') as HTMLInputElement | null)?.value ?? '5+0';
+    const tc = chosen === 'custom' ? custom.value.replace(/\s+/g, '') : chosen;
+    if (!parseTimeControl(tc)) {
+      status.textContent = 'The time control is minutes + seconds, e.g. 3+2.';
+      return;
+    }
+    status.textContent = '';
+    submit.disabled = true;
+    void createMatch(rules.value, tc)
+      .then(id => location.assign(`/m/${encodeURIComponent(id)}`))
+      .catch((err: unknown) => {
+        status.textContent = err instanceof Error ? err.message : String(err);
+        submit.disabled = false;
+      });
+  });
+
+  const archive = h('tbody');
+  const more = h('button', { type: 'button' }, 'More');
+  const archiveStatus = h('p', { class: 'hint' }, 'Loading…');
+  let offset = 0;
+  const load = (): void => {
+    more.disabled = true;
+    void fetchArchive(offset)
+      .then(entries => {
+        archiveStatus.textContent = offset === 0 && entries.length === 0 ? 'No finished matches yet.' : '';
+        archive.append(...entries.map(archiveRow));
+        offset += entries.length;
+        more.hidden = entries.length < PAGE;
+        more.disabled = false;
+      })
+      .catch((err: unknown) => {
+        archiveStatus.textContent = `Could not load the archive: ${err instanceof Error ? err.message : String(err)}`;
+        more.hidden = true;
+      });
+  };
+  more.addEventListener('click', load);
+  more.hidden = true;
+
+  fill(
+    root,
+    h('header', { class: 'top' }, h('h1', {}, h('a', { href: '/' }, 'Bughouse'))),
+    h(
+      'main',
+      { class: 'lobby' },
+      form,
+      h(
+        'section',
+        { class: 'archive' },
+        h('h2', {}, 'Finished matches'),
+        h(
+          'table',
+          {},
+          h(
+            'thead',
+            {},
+            h('tr', {}, h('th', {}, 'finished'), h('th', {}, 'rules'), h('th', {}, 'WhiteA + BlackB'), h('th', {}, 'BlackA + WhiteB'), h('th', {}, 'result'), h('th', {})),
+          ),
+          archive,
+        ),
+        archiveStatus,
+        more,
+      ),
+    ),
+  );
+  load();
+}
+
+function archiveRow(e: ArchiveEntry): HTMLTableRowElement {
+  const name = (i: number): string => e.players[i] ?? '?';
+  const when = new Date(e.finished_at);
+  const href = `/m/${encodeURIComponent(e.match_id)}`;
+  return h(
+    'tr',
+    {},
+    h('td', {}, h('time', { datetime: when.toISOString() }, when.toLocaleString())),
+    h('td', {}, e.rules),
+    h('td', {}, `${name(0)} & ${name(3)}`),
+    h('td', {}, `${name(1)} & ${name(2)}`),
+    h('td', { title: resultText(e.result) }, e.result),
+    h('td', {}, h('a', { href }, 'view')),
+  );
+}
+
+async function errorOf(res: Response): Promise<string> {
+  try {
+    const body = (await res.json()) as { error?: string };
+    if (body.error) return body.error;
+  } catch {
+    // not JSON
+  }
+  return `${res.status} ${res.statusText}`;
+}
+
+async function createMatch(rules: string, timeControl: string): Promise<string> {
+  const res = await fetch('/api/matches', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ rules, time_control: timeControl }),
+  });
+  if (!res.ok) throw new Error(await errorOf(res));
+  const body = (await res.json()) as CreatedMatch;
+  if (!body.match_id) throw new Error('the server did not answer with a match id');
+  return body.match_id;
+}
+
+async function fetchArchive(offset: number): Promise<ArchiveEntry[]> {
+  const res = await fetch(`/api/archive?limit=${PAGE}&offset=${offset}`);
+  if (!res.ok) throw new Error(await errorOf(res));
+  return (await res.json()) as ArchiveEntry[];
+}

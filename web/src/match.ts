@@ -1,0 +1,934 @@
+// The match page (`/m/{id}`): seats, both boards, clocks, the record, draw and resign, partner
+// talk, result, rematch and replay. Everything comes over the websocket; see docs/protocol.md.
+
+import type { MoveMetadata } from '@lichess-org/chessground/types';
+import { BoardView, type BoardInput, type PlayerLine } from './boardview';
+import { copyText, fill, h, storageGet, storageSet, toast } from './dom';
+import {
+  clocksAfter,
+  drawClaims,
+  dropSquares,
+  dropUci,
+  formatClock,
+  isPromotion,
+  lastMoveKeys,
+  layoutFor,
+  letterOfRole,
+  liveRemaining,
+  moveLabel,
+  opposite,
+  parseFen,
+  parseTimeControl,
+  partnerOf,
+  pieceMap,
+  promotionRoles,
+  resultText,
+  seatBoard,
+  seatColor,
+  seatIndex,
+  seatOf,
+  talkText,
+  TALK_PIECES,
+  ucisFor,
+  uciToDests,
+  type Color,
+  type PocketRole,
+  type Role,
+} from './helpers';
+import { Connection } from './net';
+import {
+  MAX_CHAT,
+  MAX_NAME,
+  SEATS,
+  type BoardName,
+  type BoardState,
+  type ClientMessage,
+  type MatchState,
+  type SeatName,
+  type ServerMessage,
+  type TalkKind,
+} from './protocol';
+import { play, setSound, soundOn } from './sound';
+
+const tokenKey = (id: string): string => `bughouse.token.${id}`;
+const NAME_KEY = 'bughouse.name';
+
+/**
+ * The route the replay of a finished match needs and the protocol does not have yet:
+ * `GET /api/matches/{id}/positions`, answering a JSON array with one entry per position,
+ * entry k being `[FEN_A, FEN_B]` after the first k moves of the record (entry 0 is the start,
+ * so the array has `moves.length + 1` entries).
+ */
+export const positionsUrl = (id: string): string => `/api/matches/${encodeURIComponent(id)}/positions`;
+
+interface TalkLine {
+  who: string;
+  text: string;
+  mine: boolean;
+}
+
+export function renderMatch(root: HTMLElement, matchId: string): void {
+  new MatchPage(root, matchId).start();
+}
+
+class MatchPage {
+  private state: MatchState | null = null;
+  private you: SeatName | null = null;
+  private clocksAt = 0;
+  private flipped = false;
+  /** Positions seen or fetched: after k moves → [FEN_A, FEN_B]. */
+  private readonly positions = new Map<number, [string, string]>();
+  private positionsFetch: 'no' | 'loading' | 'done' | 'failed' = 'no';
+  /** The replayed position (moves played), or null for the live one. */
+  private replay: number | null = null;
+  private readonly talkLog: TalkLine[] = [];
+  private dropRole: PocketRole | null = null;
+  private dragRole: PocketRole | null = null;
+  /** A move of ours is on its way to the server. */
+  private pending = false;
+  private standing = false;
+  private rematchId: string | null = null;
+  private rtt: number | null = null;
+  private connStatus = 'connecting';
+  private resignArmed: number | undefined;
+  /** No `state` has come yet on the current connection. */
+  private freshConnection = true;
+
+  private readonly conn: Connection;
+  private readonly views: { main: BoardView; side: BoardView };
+  private readonly els = {
+    header: h('div', { class: 'match-info' }),
+    conn: h('span', { class: 'conn' }),
+    result: h('section', { class: 'result', hidden: true }),
+    seats: h('section', { class: 'seats' }),
+    actions: h('section', { class: 'actions' }),
+    replay: h('section', { class: 'replay', hidden: true }),
+    moves: h('ol', { class: 'moves' }),
+    talk: h('section', { class: 'talk', hidden: true }),
+    talkControls: h('div', { class: 'talk-controls' }),
+    talkLog: h('ul', { class: 'talk-log' }),
+    ping: h('div', { class: 'ping', title: 'round trip to the server' }, 'ping –'),
+  };
+  private talkKey = '';
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly id: string,
+  ) {
+    const handlers = {
+      move: (view: BoardView, orig: string, dest: string, meta: MoveMetadata) => this.onUserMove(view, orig, dest, meta),
+      drop: (view: BoardView, role: Role, key: string, meta: MoveMetadata) => this.onUserDrop(view, role, key, meta),
+      pocketPick: (_view: BoardView, role: PocketRole) => this.onPocketPick(role),
+      pocketDragStart: (view: BoardView, role: PocketRole) => this.onPocketDrag(view, role),
+      dropModeUsed: () => {
+        this.dropRole = null;
+        this.renderBoards();
+      },
+    };
+    this.views = { main: new BoardView('main', handlers), side: new BoardView('side', handlers) };
+    this.conn = new Connection({
+      hello: () => {
+        const token = storageGet(tokenKey(this.id));
+        return token ? { type: 'hello', match_id: this.id, token } : { type: 'hello', match_id: this.id };
+      },
+      message: msg => this.onMessage(msg),
+      status: (status, retry) => {
+        this.connStatus =
+          status === 'open' ? '' : status === 'connecting' ? 'connecting…' : `disconnected, retrying in ${Math.ceil((retry ?? 0) / 1000)} s`;
+        this.els.conn.textContent = this.connStatus;
+        this.els.conn.classList.toggle('bad', status === 'closed');
+        if (status === 'open') this.freshConnection = true;
+      },
+      rtt: ms => {
+        this.rtt = this.rtt === null ? ms : this.rtt * 0.7 + ms * 0.3;
+        this.els.ping.textContent = `ping ${Math.round(this.rtt)} ms`;
+      },
+    });
+  }
+
+  start(): void {
+    document.title = `Bughouse ${this.id}`;
+    const soundBox = h('input', { type: 'checkbox', checked: soundOn() });
+    soundBox.addEventListener('change', () => setSound(soundBox.checked));
+    const share = `${location.origin}/m/${encodeURIComponent(this.id)}`;
+    const shareInput = h('input', { type: 'text', readonly: true, value: share, 'aria-label': 'link to this match' });
+    shareInput.addEventListener('focus', () => shareInput.select());
+    const copyButton = h('button', { type: 'button' }, 'Copy link');
+    copyButton.addEventListener('click', () => {
+      void copyText(share).then(ok => toast(ok ? 'Link copied' : 'Could not copy the link', ok ? 'info' : 'error'));
+    });
+
+    const talkForm = this.els.talk;
+    fill(talkForm, h('h3', {}, 'Partner'), this.els.talkControls, this.els.talkLog);
+
+    fill(
+      this.root,
+      h(
+        'header',
+        { class: 'top' },
+        h('h1', {}, h('a', { href: '/' }, 'Bughouse')),
+        this.els.header,
+        this.els.conn,
+        h('label', { class: 'sound' }, soundBox, ' Sounds'),
+      ),
+      h(
+        'main',
+        { class: 'match' },
+        h('div', { class: 'boards' }, this.views.main.el, this.views.side.el),
+        h(
+          'aside',
+          { class: 'panel' },
+          this.els.result,
+          this.els.seats,
+          this.els.actions,
+          this.els.talk,
+          h('section', { class: 'record' }, h('h3', {}, 'Moves'), this.els.replay, this.els.moves, h('p', {}, h('a', { href: `/api/matches/${encodeURIComponent(this.id)}/bpgn`, download: `${this.id}.bpgn` }, 'Download BPGN'))),
+          h('section', { class: 'share' }, h('h3', {}, 'Invite'), h('div', { class: 'row' }, shareInput, copyButton)),
+        ),
+      ),
+      this.els.ping,
+    );
+    document.addEventListener('keydown', e => this.onKey(e));
+    window.setInterval(() => this.renderClocks(), 100);
+    this.conn.start();
+    this.renderAll();
+  }
+
+  // The server's messages.
+
+  private onMessage(msg: ServerMessage): void {
+    switch (msg.type) {
+      case 'state':
+        this.onState(msg.state, msg.you);
+        break;
+      case 'seated':
+        storageSet(tokenKey(this.id), msg.token);
+        this.you = msg.seat;
+        this.standing = false;
+        this.renderAll();
+        break;
+      case 'moved': {
+        const st = this.state;
+        if (!st) return;
+        this.setBoard(msg.board);
+        this.setBoard(msg.other);
+        if (msg.mv.ply >= st.moves.length) st.moves.push(msg.mv);
+        st.clocks = msg.clocks;
+        this.clocksAt = performance.now();
+        if (st.status === 'waiting') st.status = 'playing';
+        this.positions.set(msg.mv.ply + 1, this.fens());
+        if (msg.mv.seat === this.you) {
+          this.pending = false;
+          this.dropRole = null;
+        }
+        play(msg.mv.san.includes('x') ? 'capture' : 'move');
+        this.renderBoards();
+        this.renderPanels();
+        break;
+      }
+      case 'ended': {
+        const st = this.state;
+        if (!st) return;
+        st.result = msg.result;
+        st.clocks = msg.clocks;
+        this.clocksAt = performance.now();
+        // Under knsb-1988 an `ended` may close one game while the other goes on: one board
+        // has its result, the other still `*`.
+        const oneGameOnly =
+          st.rules.startsWith('knsb') && msg.result.boards.filter(b => b !== '*').length === 1;
+        if (!oneGameOnly) {
+          st.status = 'finished';
+          st.draw_offers = [];
+          this.pending = false;
+          this.dropRole = null;
+        }
+        play('end');
+        this.renderAll();
+        this.maybeFetchPositions();
+        break;
+      }
+      case 'draw_offers':
+        if (this.state) this.state.draw_offers = msg.seats;
+        this.renderPanels();
+        break;
+      case 'talk': {
+        const name = this.state?.seats.find(s => s.seat === msg.from)?.name ?? msg.from;
+        this.talkLog.push({ who: name, text: talkText(msg.kind, msg.piece, msg.text), mine: false });
+        play('talk');
+        this.renderTalkLog();
+        break;
+      }
+      case 'rematch':
+        this.rematchId = msg.match_id;
+        // The server opens the rematch seats with the players' old secrets: carry ours over.
+        {
+          const token = msg.token ?? storageGet(tokenKey(this.id));
+          if (token) storageSet(tokenKey(msg.match_id), token);
+        }
+        if (this.you) location.assign(`/m/${encodeURIComponent(msg.match_id)}`);
+        else this.renderPanels();
+        break;
+      case 'pong':
+        break;
+      case 'error':
+        this.onError(msg.code, msg.message);
+        break;
+    }
+  }
+
+  private onState(state: MatchState, you: SeatName | null): void {
+    const first = this.state === null;
+    this.state = state;
+    this.you = you;
+    this.clocksAt = performance.now();
+    this.positions.set(state.moves.length, this.fens());
+    // A move sent before a reconnection may be lost; otherwise its answer is still to come.
+    const fresh = this.freshConnection;
+    this.freshConnection = false;
+    if (fresh) this.pending = false;
+    if (you === null && this.standing) {
+      storageSet(tokenKey(this.id), null);
+      this.standing = false;
+    }
+    if (first && state.status === 'finished') this.replay = null;
+    this.renderAll(fresh);
+    this.maybeFetchPositions();
+  }
+
+  private onError(code: string, message: string): void {
+    if (code === 'no_such_match' && !this.state) {
+      this.conn.stop();
+      fill(
+        this.root,
+        h('header', { class: 'top' }, h('h1', {}, h('a', { href: '/' }, 'Bughouse'))),
+        h('main', { class: 'notfound' }, h('h2', {}, 'No such match'), h('p', {}, message), h('p', {}, h('a', { href: '/' }, 'Back to the lobby'))),
+      );
+      return;
+    }
+    toast(message || code);
+    // Errors do not say which request they answer: those that can answer a move put the
+    // boards back as the server last showed them.
+    if (['illegal_move', 'not_your_turn', 'game_over', 'not_seated', 'rate_limited', 'bad_message', 'too_large'].includes(code)) {
+      this.pending = false;
+      this.renderBoards(true);
+    }
+  }
+
+  private setBoard(board: BoardState): void {
+    const st = this.state;
+    if (!st) return;
+    const i = board.board === 'A' ? 0 : 1;
+    st.boards[i] = board;
+  }
+
+  private boardState(b: BoardName): BoardState {
+    return this.state!.boards[b === 'A' ? 0 : 1];
+  }
+
+  private fens(): [string, string] {
+    return [this.boardState('A').fen, this.boardState('B').fen];
+  }
+
+  private send(msg: ClientMessage): boolean {
+    if (this.conn.send(msg)) return true;
+    toast('Not connected to the server; trying to reconnect.');
+    return false;
+  }
+
+  // Moves by the player.
+
+  private onUserMove(view: BoardView, orig: string, dest: string, meta: MoveMetadata): void {
+    const b = view.board;
+    if (!this.state || !this.you || !b) return;
+    const bs = this.boardState(b);
+    const legal = bs.legal ?? null;
+    const pieces = pieceMap(bs.fen);
+    const piece = pieces.get(orig);
+    let options: string[];
+    if (legal) {
+      options = [...new Set(ucisFor(legal, orig, dest, pieces))];
+      if (options.length === 0) {
+        view.resync();
+        return;
+      }
+    } else {
+      // No legal list from the server: let it judge.
+      options = isPromotion(piece, dest) ? ['q', 'r', 'b', 'n'].map(p => `${orig}${dest}${p}`) : [`${orig}${dest}`];
+    }
+    if (options.length === 1) {
+      this.sendMove(options[0]!, view);
+      return;
+    }
+    const roles = promotionRoles(options);
+    const pick = (role: Role): string | undefined => options.find(u => u[4] === letterOfRole(role));
+    if (meta.premove) {
+      const uci = pick(roles.includes('queen') ? 'queen' : roles[0]!);
+      if (uci) this.sendMove(uci, view);
+      else view.resync();
+      return;
+    }
+    view.askPromotion(dest, seatColor(this.you), roles, role => {
+      const uci = role ? pick(role) : undefined;
+      if (uci) this.sendMove(uci, view);
+      else view.resync();
+    });
+  }
+
+  private onUserDrop(view: BoardView, role: Role, key: string, _meta: MoveMetadata): void {
+    const b = view.board;
+    this.dropRole = null;
+    this.dragRole = null;
+    if (!this.state || !b) return;
+    const legal = this.boardState(b).legal;
+    const uci = dropUci(role, key);
+    if (legal && !legal.includes(uci)) {
+      view.resync();
+      return;
+    }
+    this.sendMove(uci, view);
+  }
+
+  private sendMove(uci: string, view: BoardView): void {
+    if (this.send({ type: 'move', uci })) {
+      this.pending = true;
+      this.dropRole = null;
+      view.setDropSquares([]);
+    } else {
+      view.resync();
+    }
+  }
+
+  private onPocketPick(role: PocketRole): void {
+    this.dropRole = this.dropRole === role ? null : role;
+    this.renderBoards();
+  }
+
+  private onPocketDrag(view: BoardView, role: PocketRole): void {
+    this.dragRole = role;
+    const legal = view.board ? this.boardState(view.board).legal : null;
+    if (legal && view.input?.myTurn) view.setDropSquares(dropSquares(legal, role));
+    const end = (): void => {
+      document.removeEventListener('mouseup', end);
+      document.removeEventListener('touchend', end);
+      setTimeout(() => {
+        this.dragRole = null;
+        const picked = this.dropRole;
+        view.setDropSquares(picked && legal && view.input?.myTurn ? dropSquares(legal, picked) : []);
+      }, 0);
+    };
+    document.addEventListener('mouseup', end);
+    document.addEventListener('touchend', end);
+  }
+
+  // Rendering.
+
+  private renderAll(force = false): void {
+    this.renderHeader();
+    this.renderBoards(force);
+    this.renderPanels();
+    this.renderClocks();
+  }
+
+  private renderHeader(): void {
+    const st = this.state;
+    if (!st) {
+      fill(this.els.header, h('span', {}, `match ${this.id}`));
+      return;
+    }
+    const seated = st.seats.filter(s => s.name !== null || s.bot).length;
+    const status =
+      st.status === 'waiting' ? `waiting for players (${seated}/4)` : st.status === 'playing' ? 'playing' : 'finished';
+    fill(
+      this.els.header,
+      h('span', { class: 'rules' }, st.rules),
+      h('span', { class: 'tc' }, st.time_control),
+      h('span', { class: `status ${st.status}` }, status),
+    );
+  }
+
+  private renderBoards(force = false): void {
+    const st = this.state;
+    if (!st) return;
+    const layout = layoutFor(this.you, this.you ? false : this.flipped);
+    const pairs: [BoardView, BoardName, Color][] = [
+      [this.views.main, layout.main, layout.mainOrientation],
+      [this.views.side, layout.side, layout.sideOrientation],
+    ];
+    for (const [view, b, orientation] of pairs) {
+      const input = this.boardInput(b, orientation);
+      view.render(input, force || view.board !== b);
+      if (input.myColor && input.myTurn) this.playPremoves(view, b);
+    }
+  }
+
+  /** A premove or predrop stored by chessground goes out when it is legal now. */
+  private playPremoves(view: BoardView, b: BoardName): void {
+    const legal = this.boardState(b).legal ?? null;
+    const s = view.cg.state;
+    if (s.premovable.current) view.cg.playPremove();
+    else if (s.predroppable.current) view.cg.playPredrop(d => !legal || legal.includes(dropUci(d.role, d.key)));
+  }
+
+  private boardInput(b: BoardName, orientation: Color): BoardInput {
+    const st = this.state!;
+    const i = b === 'A' ? 0 : 1;
+    const live = this.replay === null;
+    let fen: string;
+    let lastMove: string[] | undefined;
+    let check: boolean;
+    let legal: string[] | null = null;
+    if (live) {
+      const bs = this.boardState(b);
+      fen = bs.fen;
+      lastMove = lastMoveKeys(bs.last_move);
+      check = bs.check;
+      legal = bs.legal ?? null;
+    } else {
+      const fens = this.positions.get(this.replay!) ?? this.fens();
+      fen = fens[i]!;
+      const last = st.moves
+        .slice(0, this.replay!)
+        .filter(m => seatBoard(m.seat) === b)
+        .at(-1);
+      lastMove = lastMoveKeys(last?.uci);
+      check = !!last && /[+#]$/.test(last.san);
+    }
+    const parsed = parseFen(fen);
+    const boardResult = st.result?.boards[i];
+    const boardOver = !!boardResult && boardResult !== '*';
+    const bs = this.boardState(b);
+    const mine =
+      live &&
+      this.you !== null &&
+      seatBoard(this.you) === b &&
+      st.status === 'playing' &&
+      !boardOver &&
+      (bs.verdict === 'ongoing' || bs.verdict === 'waiting');
+    const myColor = mine ? seatColor(this.you!) : undefined;
+    const myTurn = mine && parsed.turn === myColor && !this.pending;
+    const role = this.dropRole ?? this.dragRole;
+    const player = (color: Color): PlayerLine => {
+      const seat = seatOf(b, color);
+      const info = st.seats.find(s => s.seat === seat);
+      return {
+        seat,
+        name: info?.name ?? (info?.bot ? 'bot' : '—'),
+        you: this.you === seat,
+        connected: !!info?.connected,
+        bot: !!info?.bot,
+        toMove: st.status === 'playing' && !boardOver && parsed.turn === color,
+      };
+    };
+    let label = '';
+    if (live && st.status !== 'waiting') {
+      if (bs.verdict === 'checkmate') label = 'checkmate';
+      else if (bs.verdict === 'stalemate') label = 'stalemate';
+      else if (bs.verdict === 'waiting') label = `${parsed.turn} waits for a piece`;
+    }
+    if (boardOver) label = `board ${b}: ${boardResult}${label ? ` (${label})` : ''}`;
+    return {
+      board: b,
+      orientation,
+      fen,
+      lastMove,
+      check,
+      myColor,
+      myTurn,
+      dests: legal ? uciToDests(legal, pieceMap(fen)) : 'free',
+      dropSquares: myTurn && role && legal ? dropSquares(legal, role) : [],
+      selectedRole: mine ? this.dropRole : null,
+      players: { top: player(opposite(orientation)), bottom: player(orientation) },
+      label,
+    };
+  }
+
+  private renderClocks(): void {
+    const st = this.state;
+    if (!st) return;
+    let times: number[];
+    let running: SeatName[] = [];
+    if (this.replay !== null) {
+      const base = parseTimeControl(st.time_control)?.baseMs ?? 0;
+      times = clocksAfter(st.moves, this.replay, base);
+    } else {
+      const elapsed = performance.now() - this.clocksAt;
+      running = st.status === 'playing' ? st.clocks.running : [];
+      times = SEATS.map((seat, i) => liveRemaining(st.clocks.remaining_ms[i] ?? 0, running.includes(seat), elapsed));
+    }
+    for (const view of [this.views.main, this.views.side]) {
+      const input = view.input;
+      if (!input) continue;
+      for (const side of ['top', 'bottom'] as const) {
+        const seat = input.players[side].seat;
+        const ms = times[seatIndex(seat)] ?? 0;
+        const el = view.clockEls[side];
+        const text = formatClock(ms);
+        if (el.textContent !== text) el.textContent = text;
+        el.classList.toggle('running', running.includes(seat));
+        el.classList.toggle('low', ms < 10_000 && ms > 0);
+        el.classList.toggle('flag', ms <= 0);
+      }
+    }
+  }
+
+  private renderPanels(): void {
+    this.renderHeader();
+    this.renderResult();
+    this.renderSeats();
+    this.renderActions();
+    this.renderTalk();
+    this.renderMoves();
+    this.renderReplay();
+  }
+
+  private seatName(seat: SeatName): string {
+    const info = this.state?.seats.find(s => s.seat === seat);
+    return info?.name ?? (info?.bot ? 'bot' : seat);
+  }
+
+  private renderResult(): void {
+    const st = this.state;
+    const el = this.els.result;
+    if (!st || st.status !== 'finished' || !st.result) {
+      el.hidden = true;
+      return;
+    }
+    el.hidden = false;
+    const r = st.result;
+    fill(
+      el,
+      h('div', { class: 'score' }, r.result),
+      h('div', { class: 'verdict' }, resultText(r.result)),
+      h('div', { class: 'reason' }, r.reason),
+      r.boards.some(b => b !== '*')
+        ? h('div', { class: 'boards-result' }, `board A ${r.boards[0]} · board B ${r.boards[1]}`)
+        : null,
+      this.you
+        ? h(
+            'div',
+            { class: 'row' },
+            h('button', { type: 'button', onclick: () => this.send({ type: 'rematch', swap: false }) }, 'Rematch'),
+            h('button', { type: 'button', onclick: () => this.send({ type: 'rematch', swap: true }) }, 'Rematch, partners swapped'),
+          )
+        : null,
+      this.rematchId ? h('p', {}, h('a', { href: `/m/${encodeURIComponent(this.rematchId)}` }, 'Watch the rematch')) : null,
+    );
+  }
+
+  private renderSeats(): void {
+    const st = this.state;
+    const el = this.els.seats;
+    if (!st) {
+      fill(el, h('p', { class: 'hint' }, 'Connecting…'));
+      return;
+    }
+    const waiting = st.status === 'waiting';
+    const row = (seat: SeatName): HTMLElement => {
+      const info = st.seats.find(s => s.seat === seat);
+      const taken = !!info && (info.name !== null || info.bot);
+      const mine = this.you === seat;
+      const buttons: HTMLElement[] = [];
+      if (waiting && !taken && !this.you)
+        buttons.push(h('button', { type: 'button', class: 'primary', onclick: () => this.sit(seat) }, 'Sit here'));
+      if (waiting && !taken)
+        buttons.push(h('button', { type: 'button', onclick: () => this.send({ type: 'add_bot', seat }) }, 'Add bot'));
+      if (waiting && mine)
+        buttons.push(
+          h(
+            'button',
+            {
+              type: 'button',
+              onclick: () => {
+                if (this.send({ type: 'stand' })) this.standing = true;
+              },
+            },
+            'Stand up',
+          ),
+        );
+      return h(
+        'li',
+        { class: `seat-row${mine ? ' mine' : ''}` },
+        h('span', { class: `dot${info?.connected || info?.bot ? ' on' : ''}` }),
+        h('span', { class: 'seat' }, seat),
+        h('span', { class: 'player-name' }, taken ? (info!.name ?? 'bot') : 'free'),
+        info?.bot ? h('span', { class: 'tag' }, 'bot') : null,
+        mine ? h('span', { class: 'tag you' }, 'you') : null,
+        h('span', { class: 'buttons' }, buttons),
+      );
+    };
+    const name = storageGet(NAME_KEY);
+    fill(
+      el,
+      h('h3', {}, 'Seats'),
+      h('ul', { class: 'team' }, row('WhiteA'), row('BlackB')),
+      h('ul', { class: 'team' }, row('BlackA'), row('WhiteB')),
+      waiting && !this.you
+        ? h(
+            'p',
+            { class: 'hint' },
+            name ? `You sit as “${name}”. ` : '',
+            h('a', { href: '#', onclick: (e: Event) => (e.preventDefault(), this.askName(true)) }, name ? 'change name' : 'choose a name'),
+          )
+        : null,
+      !this.you
+        ? h('p', {}, h('button', { type: 'button', onclick: () => ((this.flipped = !this.flipped), this.renderBoards(true)) }, 'Flip boards'))
+        : null,
+    );
+  }
+
+  private askName(change = false): string | null {
+    let name = storageGet(NAME_KEY);
+    if (!name || change) {
+      const answer = window.prompt('Your name', name ?? '');
+      if (answer === null) return null;
+      name = answer.trim().slice(0, MAX_NAME);
+      if (!name) return null;
+      storageSet(NAME_KEY, name);
+      this.renderSeats();
+    }
+    return name;
+  }
+
+  private sit(seat: SeatName): void {
+    const name = this.askName();
+    if (name) this.send({ type: 'sit', seat, name });
+  }
+
+  private renderActions(): void {
+    const st = this.state;
+    const el = this.els.actions;
+    if (!st) {
+      fill(el);
+      return;
+    }
+    const offers = st.draw_offers;
+    const offerText = offers.length
+      ? h('p', { class: 'draw-offers' }, `Draw offered by ${offers.map(s => `${this.seatName(s)} (${s})`).join(', ')}`)
+      : null;
+    if (!this.you || st.status !== 'playing' || this.replay !== null) {
+      fill(el, offerText);
+      return;
+    }
+    const iOffer = offers.includes(this.you);
+    const drawButton = iOffer
+      ? h('button', { type: 'button', onclick: () => this.send({ type: 'withdraw_draw' }) }, 'Withdraw draw offer')
+      : h('button', { type: 'button', onclick: () => this.send({ type: 'offer_draw' }) }, offers.length ? 'Accept draw' : 'Offer draw');
+    const resign = h('button', { type: 'button', class: 'danger' }, this.resignArmed ? 'Really resign?' : 'Resign');
+    resign.addEventListener('click', () => {
+      if (this.resignArmed) {
+        window.clearTimeout(this.resignArmed);
+        this.resignArmed = undefined;
+        this.send({ type: 'resign' });
+      } else {
+        this.resignArmed = window.setTimeout(() => {
+          this.resignArmed = undefined;
+          this.renderActions();
+        }, 3000);
+      }
+      this.renderActions();
+    });
+    const claims = drawClaims(st.rules).map(claim =>
+      h(
+        'button',
+        { type: 'button', onclick: () => this.send({ type: 'claim_draw', claim }) },
+        claim === 'repetition' ? 'Claim draw: repetition' : 'Claim draw: move count',
+      ),
+    );
+    fill(el, h('div', { class: 'row' }, resign, drawButton, claims), offerText);
+  }
+
+  private renderTalk(): void {
+    const st = this.state;
+    const el = this.els.talk;
+    if (!st || !this.you || st.talk.length === 0) {
+      el.hidden = true;
+      return;
+    }
+    el.hidden = false;
+    const key = `${this.you} ${st.talk.join(',')}`;
+    if (key === this.talkKey) return;
+    this.talkKey = key;
+    const allowed = new Set(st.talk);
+    const say = (kind: TalkKind, piece?: string, text?: string): void => {
+      const msg: ClientMessage = { type: 'talk', kind };
+      if (piece) msg.piece = piece;
+      if (text) msg.text = text;
+      if (this.send(msg)) {
+        this.talkLog.push({ who: 'you', text: talkText(kind, piece, text), mine: true });
+        this.renderTalkLog();
+      }
+    };
+    const pieceRow = (kind: 'need' | 'dont_give', label: string): HTMLElement =>
+      h(
+        'div',
+        { class: 'row talk-pieces' },
+        h('span', { class: 'talk-label' }, label),
+        TALK_PIECES.map(p =>
+          h(
+            'button',
+            { type: 'button', title: `${label} ${p}`, 'aria-label': `${label} ${p}`, onclick: () => say(kind, p) },
+            h('span', { class: 'talk-piece' }, p),
+          ),
+        ),
+      );
+    const quick = (['sit', 'go', 'flag'] as const)
+      .filter(k => allowed.has(k))
+      .map(k => h('button', { type: 'button', onclick: () => say(k) }, k === 'sit' ? 'Sit!' : k === 'go' ? 'Go!' : 'Flag!'));
+    let textForm: HTMLElement | null = null;
+    if (allowed.has('text')) {
+      const input = h('input', { type: 'text', maxlength: MAX_CHAT, placeholder: 'message to partner', 'aria-label': 'message to partner' });
+      textForm = h('form', { class: 'row' }, input, h('button', { type: 'submit' }, 'Send'));
+      textForm.addEventListener('submit', e => {
+        e.preventDefault();
+        const text = input.value.trim().slice(0, MAX_CHAT);
+        if (text) {
+          say('text', undefined, text);
+          input.value = '';
+        }
+      });
+    }
+    fill(
+      this.els.talkControls,
+      h('p', { class: 'hint' }, `to ${this.seatName(partnerOf(this.you))} (${partnerOf(this.you)})`),
+      allowed.has('need') ? pieceRow('need', 'Need') : null,
+      allowed.has('dont_give') ? pieceRow('dont_give', "Don't give") : null,
+      quick.length ? h('div', { class: 'row' }, quick) : null,
+      textForm,
+    );
+  }
+
+  private renderTalkLog(): void {
+    fill(
+      this.els.talkLog,
+      this.talkLog.slice(-50).map(l => h('li', { class: l.mine ? 'mine' : '' }, h('b', {}, `${l.who}: `), l.text)),
+    );
+    this.els.talkLog.scrollTop = this.els.talkLog.scrollHeight;
+  }
+
+  private renderMoves(): void {
+    const st = this.state;
+    if (!st) return;
+    const current = this.replay ?? st.moves.length;
+    const finished = st.status === 'finished';
+    fill(
+      this.els.moves,
+      st.moves.map((mv, i) => {
+        const li = h(
+          'li',
+          { class: `mv board-${seatBoard(mv.seat)}${finished && i + 1 === current ? ' current' : ''}${finished && this.positions.has(i + 1) ? ' jump' : ''}` },
+          moveLabel(mv),
+        );
+        if (finished && this.positions.has(i + 1)) li.addEventListener('click', () => this.goto(i + 1));
+        return li;
+      }),
+    );
+    const cur = this.els.moves.querySelector('.current');
+    if (this.replay === null) this.els.moves.scrollTop = this.els.moves.scrollHeight;
+    else cur?.scrollIntoView({ block: 'nearest' });
+  }
+
+  // Replay of a finished match.
+
+  private maybeFetchPositions(): void {
+    const st = this.state;
+    if (!st || st.status !== 'finished' || this.positionsFetch !== 'no') return;
+    const n = st.moves.length;
+    let complete = true;
+    for (let k = 0; k <= n; k++) if (!this.positions.has(k)) complete = false;
+    if (complete) {
+      this.positionsFetch = 'done';
+      this.renderPanels();
+      return;
+    }
+    this.positionsFetch = 'loading';
+    fetch(positionsUrl(this.id))
+      .then(async res => {
+        if (!res.ok) throw new Error(String(res.status));
+        const list = (await res.json()) as unknown;
+        if (!Array.isArray(list)) throw new Error('not a list');
+        list.forEach((entry: unknown, k) => {
+          if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'string')
+            this.positions.set(k, [entry[0], entry[1]]);
+        });
+        this.positionsFetch = 'done';
+      })
+      .catch(() => {
+        this.positionsFetch = 'failed';
+      })
+      .finally(() => this.renderPanels());
+  }
+
+  private knownPlies(): number[] {
+    return [...this.positions.keys()].filter(k => k <= (this.state?.moves.length ?? 0)).sort((a, b) => a - b);
+  }
+
+  private goto(k: number | null): void {
+    const n = this.state?.moves.length ?? 0;
+    this.replay = k === null || k >= n ? null : Math.max(0, k);
+    this.dropRole = null;
+    this.renderBoards(true);
+    this.renderPanels();
+    this.renderClocks();
+  }
+
+  private step(dir: 'first' | 'prev' | 'next' | 'last'): void {
+    const st = this.state;
+    if (!st) return;
+    const n = st.moves.length;
+    const known = this.knownPlies();
+    const cur = this.replay ?? n;
+    let target: number | undefined;
+    if (dir === 'first') target = known[0];
+    else if (dir === 'last') target = n;
+    else if (dir === 'prev') target = known.filter(k => k < cur).at(-1);
+    else target = known.find(k => k > cur);
+    if (target !== undefined) this.goto(target);
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    if (this.state?.status !== 'finished') return;
+    const t = e.target as HTMLElement | null;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA')) return;
+    const dir = ({ ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last' } as const)[e.key as 'ArrowLeft'];
+    if (dir) {
+      e.preventDefault();
+      this.step(dir);
+    }
+  }
+
+  private renderReplay(): void {
+    const st = this.state;
+    const el = this.els.replay;
+    if (!st || st.status !== 'finished') {
+      el.hidden = true;
+      return;
+    }
+    el.hidden = false;
+    const n = st.moves.length;
+    const cur = this.replay ?? n;
+    const known = this.knownPlies();
+    const hasPrev = known.some(k => k < cur);
+    const hasNext = known.some(k => k > cur) || cur < n;
+    const button = (label: string, title: string, dir: 'first' | 'prev' | 'next' | 'last', enabled: boolean): HTMLElement =>
+      h('button', { type: 'button', title, 'aria-label': title, disabled: !enabled, onclick: () => this.step(dir) }, label);
+    const note =
+      this.positionsFetch === 'loading'
+        ? 'loading positions…'
+        : this.positionsFetch === 'failed' && known.length < n + 1
+          ? 'Step-by-step replay of the whole match is not available from this server; the BPGN download has the full record.'
+          : '';
+    fill(
+      el,
+      h(
+        'div',
+        { class: 'row' },
+        button('«', 'first position', 'first', hasPrev),
+        button('‹', 'previous move', 'prev', hasPrev),
+        h('span', { class: 'ply' }, `${cur} / ${n}`),
+        button('›', 'next move', 'next', hasNext),
+        button('»', 'final position', 'last', cur < n),
+      ),
+      note ? h('p', { class: 'hint' }, note) : null,
+    );
+  }
+}

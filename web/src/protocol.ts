@@ -1,0 +1,135 @@
+// The wire protocol, mirrored from crates/protocol/src/lib.rs (the single definition) and
+// docs/protocol.md. Keep the two in step.
+
+export type SeatName = 'WhiteA' | 'BlackA' | 'WhiteB' | 'BlackB';
+export const SEATS: readonly SeatName[] = ['WhiteA', 'BlackA', 'WhiteB', 'BlackB'];
+
+export type BoardName = 'A' | 'B';
+
+export type TalkKind = 'need' | 'dont_give' | 'sit' | 'go' | 'flag' | 'text';
+
+export interface SeatInfo {
+  seat: SeatName;
+  name: string | null;
+  bot: boolean;
+  connected: boolean;
+}
+
+export interface BoardState {
+  board: BoardName;
+  fen: string;
+  last_move: string | null;
+  check: boolean;
+  /** `ongoing`, `checkmate`, `stalemate` or `waiting`. */
+  verdict: string;
+  /** Sent only to the player to move on this board. */
+  legal?: string[] | null;
+}
+
+export interface Clocks {
+  /** WhiteA, BlackA, WhiteB, BlackB. */
+  remaining_ms: [number, number, number, number];
+  running: SeatName[];
+}
+
+export interface MoveInfo {
+  ply: number;
+  seat: SeatName;
+  uci: string;
+  san: string;
+  number: number;
+  clock_ms: number;
+}
+
+export interface ResultInfo {
+  result: string;
+  boards: [string, string];
+  reason: string;
+}
+
+export type MatchStatus = 'waiting' | 'playing' | 'finished';
+
+export interface MatchState {
+  match_id: string;
+  rules: string;
+  time_control: string;
+  status: MatchStatus;
+  seats: SeatInfo[];
+  boards: [BoardState, BoardState];
+  clocks: Clocks;
+  moves: MoveInfo[];
+  result: ResultInfo | null;
+  draw_offers: SeatName[];
+  talk: TalkKind[];
+}
+
+export type ClientMessage =
+  | { type: 'hello'; match_id: string; token?: string }
+  | { type: 'sit'; seat: SeatName; name: string }
+  | { type: 'add_bot'; seat: SeatName }
+  | { type: 'stand' }
+  | { type: 'move'; uci: string }
+  | { type: 'resign' }
+  | { type: 'offer_draw' }
+  | { type: 'withdraw_draw' }
+  | { type: 'claim_draw'; claim: 'repetition' | 'move-count' }
+  | { type: 'talk'; kind: TalkKind; piece?: string; text?: string }
+  | { type: 'rematch'; swap: boolean }
+  | { type: 'ping'; t: number };
+
+export type ServerMessage =
+  | { type: 'state'; state: MatchState; you: SeatName | null }
+  | { type: 'seated'; seat: SeatName; token: string }
+  | { type: 'moved'; mv: MoveInfo; board: BoardState; other: BoardState; clocks: Clocks }
+  | { type: 'ended'; result: ResultInfo; clocks: Clocks }
+  | { type: 'draw_offers'; seats: SeatName[] }
+  | { type: 'talk'; from: SeatName; kind: TalkKind; piece?: string; text?: string }
+  // `token` and `seat` are not in the protocol (yet): if the server ever sends them, the
+  // front end keeps the token for the new match.
+  | { type: 'rematch'; match_id: string; token?: string; seat?: SeatName }
+  | { type: 'pong'; t: number; server_ms: number }
+  | { type: 'error'; code: string; message: string };
+
+/** The body of `POST /api/matches`. */
+export interface CreateMatch {
+  rules: string;
+  time_control: string;
+}
+
+export interface CreatedMatch {
+  match_id: string;
+}
+
+export interface ArchiveEntry {
+  match_id: string;
+  rules: string;
+  players: [string | null, string | null, string | null, string | null];
+  result: string;
+  finished_at: number;
+}
+
+/** Limits from the protocol. */
+export const MAX_CHAT = 300;
+export const MAX_NAME = 32;
+
+export const PRESETS: readonly { id: string; description: string }[] = [
+  {
+    id: 'fide',
+    description:
+      'Bughouse extension to the FIDE Laws: drops may mate, dropped rooks castle, mate only if no drop could ever block',
+  },
+  {
+    id: 'minerva-2014',
+    description:
+      'JSV Minerva reglement 2014: FIDE base mate and stalemate, flag fall drawn if the opponent could never mate',
+  },
+  {
+    id: 'knsb-1988',
+    description: 'KNSB reglement 1988: no checking drops, 30-move rule, both games played out and scored apart',
+  },
+  {
+    id: 'uscf-scholastic-2006',
+    description:
+      'US National Scholastic rules 2006: players wait for blocking pieces, the first win ends the match',
+  },
+];
