@@ -64,9 +64,20 @@ unix_socket_directories = '$root'
 EOF
 fi
 
-if as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
+ready() { as_owner "$bin/pg_isready" -q -h "$root" -p "$port"; }
+if ready; then
     log "reusing the cluster running in $data"
 else
+    # A lock file left by a server that is gone (the machine was restarted) names a process id
+    # that may have been reused by now, which would stop the start: drop it.
+    pidfile=$data/postmaster.pid
+    if [[ -f "$pidfile" ]]; then
+        pid=$(head -n 1 "$pidfile")
+        if [[ "$(cat "/proc/$pid/comm" 2>/dev/null)" != postgres ]]; then
+            log "removing the stale $pidfile"
+            rm -f "$pidfile"
+        fi
+    fi
     log "starting the cluster in $data on 127.0.0.1:$port"
     if ! as_owner "$bin/pg_ctl" -D "$data" -l "$root/server.log" -w -t 60 start >&2; then
         log "the server did not start; its log:"

@@ -85,7 +85,7 @@ fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let web = manifest.join("../../web");
     println!("cargo:rerun-if-env-changed=BUGHOUSE_WEB_DIST");
-    let dist = match std::env::var_os("BUGHOUSE_WEB_DIST") {
+    let dist = match std::env::var_os("BUGHOUSE_WEB_DIST").filter(|d| !d.is_empty()) {
         Some(dir) => PathBuf::from(dir),
         None => {
             for watched in [

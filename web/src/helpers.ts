@@ -344,6 +344,15 @@ export function resultText(result: string): string {
   return result;
 }
 
+/** What a match result means for one player: `You win`, `You lose`, `Draw`, or null. */
+export function outcomeFor(result: string, seat: SeatName): string | null {
+  const firstTeam = seat === 'WhiteA' || seat === 'BlackB';
+  if (result === '1/2-1/2') return 'Draw';
+  if (result === '1-0') return firstTeam ? 'You win' : 'You lose';
+  if (result === '0-1') return firstTeam ? 'You lose' : 'You win';
+  return null;
+}
+
 /** The draw claims worth offering under a rulebook (the server decides in the end). */
 export function drawClaims(rules: string): ('repetition' | 'move-count')[] {
   switch (rules) {

@@ -17,6 +17,7 @@ import {
   liveRemaining,
   moveLabel,
   opposite,
+  outcomeFor,
   parseFen,
   parseTimeControl,
   partnerOf,
@@ -595,10 +596,12 @@ class MatchPage {
     }
     el.hidden = false;
     const r = st.result;
+    const outcome = this.you ? outcomeFor(r.result, this.you) : null;
     fill(
       el,
       h('div', { class: 'score' }, r.result),
       h('div', { class: 'verdict' }, resultText(r.result)),
+      outcome ? h('div', { class: `outcome ${outcome === 'You win' ? 'win' : outcome === 'You lose' ? 'loss' : 'draw'}` }, outcome) : null,
       h('div', { class: 'reason' }, r.reason),
       r.boards.some(b => b !== '*')
         ? h('div', { class: 'boards-result' }, `board A ${r.boards[0]} · board B ${r.boards[1]}`)

@@ -12,6 +12,7 @@ import {
   liveRemaining,
   matchIdFromPath,
   moveLabel,
+  outcomeFor,
   parseFen,
   parseTimeControl,
   partnerOf,
@@ -211,5 +212,18 @@ describe('misc', () => {
     expect(drawClaims('knsb-1988')).toEqual(['move-count']);
     expect(drawClaims('minerva-2014')).toEqual([]);
     expect(drawClaims('custom')).toEqual(['repetition', 'move-count']);
+  });
+});
+
+describe('outcomeFor', () => {
+  it('tells each player whether his team won', () => {
+    expect(outcomeFor('1-0', 'WhiteA')).toBe('You win');
+    expect(outcomeFor('1-0', 'BlackB')).toBe('You win');
+    expect(outcomeFor('1-0', 'BlackA')).toBe('You lose');
+    expect(outcomeFor('1-0', 'WhiteB')).toBe('You lose');
+    expect(outcomeFor('0-1', 'WhiteB')).toBe('You win');
+    expect(outcomeFor('0-1', 'WhiteA')).toBe('You lose');
+    expect(outcomeFor('1/2-1/2', 'BlackA')).toBe('Draw');
+    expect(outcomeFor('*', 'BlackA')).toBeNull();
   });
 });

@@ -7,7 +7,9 @@ use std::time::Instant;
 use bughouse_core::{divide, perft, BoardGame, Position, Preset, Rules};
 use clap::{Parser, Subcommand};
 
+mod loadtest;
 mod replay;
+mod tournament;
 
 #[derive(Parser)]
 #[command(
@@ -90,6 +92,14 @@ enum Command {
         )]
         database: String,
     },
+    /// Load-test a running server with simulated players (loopback only); see `--help`.
+    Loadtest(loadtest::Args),
+    /// Run a team tournament kept in a JSON file: teams, pairings with seats, results,
+    /// standings.
+    Tournament {
+        #[command(subcommand)]
+        command: tournament::TournamentCommand,
+    },
     /// List the rules presets, or print every field of one.
     Rules {
         /// A preset id.
@@ -136,6 +146,8 @@ fn main() -> ExitCode {
             line
         }),
         Command::Serve { addr, database } => serve(addr, database),
+        Command::Tournament { command } => tournament::run(command),
+        Command::Loadtest(args) => loadtest::main(args),
         Command::Replay { rules, time, files } => {
             let mut out = io::BufWriter::new(io::stdout().lock());
             match replay::run(&files, rules, time, &mut out).and_then(|t| out.flush().map(|()| t)) {
@@ -315,6 +327,10 @@ fn serve(addr: std::net::SocketAddr, database: String) -> ExitCode {
         )
         .with_writer(io::stderr)
         .init();
+    // Every websocket is a file descriptor: allow as many as the hard limit.
+    if let Err(e) = rlimit::increase_nofile_limit(u64::MAX) {
+        eprintln!("warning: cannot raise the open-file limit: {e}");
+    }
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {

@@ -205,6 +205,9 @@ pub struct MatchState {
 }
 
 /// What the server sends.
+// A message is built, serialised once and dropped; boxing the large `State` would only add an
+// allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage {

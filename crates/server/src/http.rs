@@ -1,8 +1,12 @@
 //! The HTTP routes and the websocket adapter onto the [`Hub`].
 //!
 //! One task owns the hub. Websocket readers send it commands through a channel; it applies a
-//! batch of them, executes the store effects of the batch in order, and only then the sends, so
-//! every accepted move is stored before it is acknowledged. It also wakes for flag falls.
+//! batch of them and hands the effects to the committer task, which executes the store effects
+//! in order (batches that queued up meanwhile in one transaction), and then to the sender task,
+//! which serialises and sends the messages, so every accepted move is stored before it is
+//! acknowledged. The three work side by side: the hub goes on with the next batch while the
+//! committer waits for the database and the sender sends the batch stored before. The hub also
+//! wakes for flag falls.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -10,14 +14,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use axum::serve::ListenerExt;
 use axum::{Json, Router};
 use bughouse_protocol::{CreateMatch, CreatedMatch, MatchState, MAX_CLIENT_MESSAGE};
-use bughouse_store::Store;
+use bughouse_store::{Store, Write};
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, oneshot};
@@ -28,11 +33,18 @@ use crate::{Config, ServerError};
 /// How often the server pings each websocket to measure its round trip.
 const PING_EVERY: Duration = Duration::from_secs(5);
 
-/// The most commands the hub applies before it stores and sends.
+/// The initial read buffer of a websocket, in bytes (client messages are at most 4096).
+const WS_READ_BUFFER: usize = 4096;
+
+/// The most commands the hub applies before it hands their effects to the committer.
 const BATCH: usize = 512;
 
+/// The most batches waiting for the committer (the hub waits beyond); they are stored together.
+const COMMIT_QUEUE: usize = 64;
+
 enum Outgoing {
-    Text(Arc<str>),
+    /// Shared by every recipient of the message (serialised once).
+    Text(Utf8Bytes),
     Ping(Vec<u8>),
     Close,
 }
@@ -124,6 +136,7 @@ async fn serve(listener: TcpListener, store: Store) -> Result<(), ServerError> {
     }
     let (tx, rx) = mpsc::channel(4096);
     tokio::spawn(hub_task(hub, rx, store.clone(), started));
+    tokio::spawn(checkpoints(store.clone()));
     let app = App {
         tx,
         store,
@@ -141,8 +154,33 @@ async fn serve(listener: TcpListener, store: Store) -> Result<(), ServerError> {
         .route("/api/archive", get(archive))
         .route("/ws", get(websocket))
         .with_state(app);
+    // Moves are small messages that must leave at once: no Nagle delay.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("TCP_NODELAY: {e}");
+        }
+    });
     axum::serve(listener, router).await?;
     Ok(())
+}
+
+/// How often the SQLite log is copied into the database file in the background.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(50);
+
+/// Keeps SQLite's checkpoints off the commits' path (see [`Store::checkpoint`]), as long as the
+/// server runs.
+async fn checkpoints(store: Store) {
+    if store.backend() != bughouse_store::Backend::Sqlite {
+        return;
+    }
+    let mut every = tokio::time::interval(CHECKPOINT_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        if let Err(e) = store.checkpoint().await {
+            tracing::debug!("checkpoint: {e}");
+        }
+    }
 }
 
 fn json_error(status: StatusCode, message: impl Into<String>) -> Response {
@@ -255,7 +293,10 @@ async fn archive(State(app): State<App>, Query(page): Query<Page>) -> Response {
 async fn websocket(State(app): State<App>, ws: WebSocketUpgrade) -> Response {
     // Frames up to 16 times the protocol limit are read so that the hub can answer a too large
     // message with an error; anything larger closes the connection.
+    // The read buffer is allocated (and zeroed) per connection: 4 KiB instead of the default
+    // 128 KiB keeps thousands of connections small; larger frames still grow it as needed.
     ws.max_message_size(MAX_CLIENT_MESSAGE * 16)
+        .read_buffer_size(WS_READ_BUFFER)
         .on_upgrade(move |socket| client(socket, app))
 }
 
@@ -272,17 +313,25 @@ async fn client(socket: WebSocket, app: App) {
     }
     let (mut sink, mut stream) = socket.split();
     let writer = tokio::spawn(async move {
-        while let Some(out) = out_rx.recv().await {
-            let sent = match out {
-                Outgoing::Text(text) => sink.send(Message::Text(text.as_ref().into())).await,
-                Outgoing::Ping(payload) => sink.send(Message::Ping(payload.into())).await,
-                Outgoing::Close => {
-                    let _ = sink.close().await;
-                    break;
+        while let Some(first) = out_rx.recv().await {
+            // Whatever is queued by now goes out together, with one flush.
+            let mut next = Some(first);
+            while let Some(out) = next {
+                let fed = match out {
+                    Outgoing::Text(text) => sink.feed(Message::Text(text)).await,
+                    Outgoing::Ping(payload) => sink.feed(Message::Ping(payload.into())).await,
+                    Outgoing::Close => {
+                        let _ = sink.close().await;
+                        return;
+                    }
+                };
+                if fed.is_err() {
+                    return;
                 }
-            };
-            if sent.is_err() {
-                break;
+                next = out_rx.try_recv().ok();
+            }
+            if sink.flush().await.is_err() {
+                return;
             }
         }
     });
@@ -327,9 +376,9 @@ async fn client(socket: WebSocket, app: App) {
 }
 
 async fn hub_task(mut hub: Hub, mut rx: mpsc::Receiver<Command>, store: Store, started: Instant) {
-    let mut senders: HashMap<ConnId, mpsc::UnboundedSender<Outgoing>> = HashMap::new();
+    let (commit_tx, commit_rx) = mpsc::channel(COMMIT_QUEUE);
+    tokio::spawn(committer(commit_rx, store.clone()));
     let mut batch = Vec::with_capacity(BATCH);
-    let mut replies = Vec::new();
     loop {
         // Wake for the next flag fall (the hub keeps the lag grace before it flags).
         let wake = hub
@@ -352,30 +401,39 @@ async fn hub_task(mut hub: Hub, mut rx: mpsc::Receiver<Command>, store: Store, s
             () = sleep => {}
         }
         let now = started.elapsed();
-        let mut effects = Vec::new();
+        let mut commit = Commit {
+            now,
+            ..Commit::default()
+        };
         for command in batch.drain(..) {
             match command {
                 Command::Connect(conn, tx) => {
-                    senders.insert(conn, tx);
-                    effects.extend(hub.apply(Input::Connected(conn), now));
+                    commit.conns.push((conn, Some(tx)));
+                    commit
+                        .effects
+                        .extend(hub.apply(Input::Connected(conn), now));
                 }
                 Command::Disconnect(conn) => {
-                    senders.remove(&conn);
-                    effects.extend(hub.apply(Input::Disconnected(conn), now));
+                    commit.conns.push((conn, None));
+                    commit
+                        .effects
+                        .extend(hub.apply(Input::Disconnected(conn), now));
                 }
                 Command::Input(input) => {
                     if let Input::Text(_, text) = &input {
-                        load_if_archived(&mut hub, &store, text, now).await;
+                        load_if_archived(&mut hub, &store, &commit_tx, text, now).await;
                     }
-                    effects.extend(hub.apply(input, now));
+                    commit.effects.extend(hub.apply(input, now));
                 }
                 Command::Rtt(conn, rtt) => hub.observe_rtt(conn, rtt),
                 Command::Create { request, reply } => {
                     match hub.create_match(&request.rules, &request.time_control, now) {
                         Ok((id, fx)) => {
-                            effects.extend(fx);
+                            commit.effects.extend(fx);
                             // The match exists once it is stored: answer after the stores.
-                            replies.push((reply, id));
+                            commit.after.push(Box::new(move || {
+                                let _ = reply.send(Ok(id));
+                            }));
                         }
                         Err(e) => {
                             let _ = reply.send(Err(e.to_string()));
@@ -383,43 +441,150 @@ async fn hub_task(mut hub: Hub, mut rx: mpsc::Receiver<Command>, store: Store, s
                     }
                 }
                 Command::State { id, reply } => {
-                    load_match(&mut hub, &store, &id, now).await;
+                    load_match(&mut hub, &store, &commit_tx, &id, now).await;
                     let _ = reply.send(hub.public_state(&id, now));
                 }
                 Command::Positions { id, reply } => {
-                    load_match(&mut hub, &store, &id, now).await;
+                    load_match(&mut hub, &store, &commit_tx, &id, now).await;
                     let _ = reply.send(hub.positions(&id));
                 }
-                Command::Bpgn { id, reply } => {
-                    let _ = reply.send(hub.bpgn(&id));
-                }
+                Command::Bpgn { id, reply } => match hub.bpgn(&id) {
+                    Some(text) => {
+                        let _ = reply.send(Some(text));
+                    }
+                    // Not in memory: the caller reads the archive, once what the hub handed
+                    // the committer (the end of that match, say) is stored.
+                    None => commit.after.push(Box::new(move || {
+                        let _ = reply.send(None);
+                    })),
+                },
             }
         }
-        effects.extend(hub.apply(Input::Tick, now));
-        execute(effects, &store, &senders, now).await;
-        for (reply, id) in replies.drain(..) {
-            let _ = reply.send(Ok(id));
+        commit.effects.extend(hub.apply(Input::Tick, now));
+        if commit_tx.send(commit).await.is_err() {
+            return;
         }
         hub.evict_finished();
     }
 }
 
+/// What the hub task hands the committer (and the committer the sender) for one batch of
+/// commands.
+#[derive(Default)]
+struct Commit {
+    /// Connections opened (with their outgoing queue) and closed, in order.
+    conns: Vec<(ConnId, Option<mpsc::UnboundedSender<Outgoing>>)>,
+    /// The hub's effects, in order (without the store effects, once stored).
+    effects: Vec<Effect>,
+    /// To run once the batch's writes are stored and its messages sent (answers).
+    after: Vec<Box<dyn FnOnce() + Send>>,
+    /// Server time of the batch.
+    now: Duration,
+}
+
+/// Stores the batches of the hub task in order, then hands them to the sender task. While it
+/// waits for the database the hub goes on with the next commands; the batches that queue up
+/// meanwhile are stored together in one transaction (one commit, one `fsync`), and their
+/// messages sent after it, so nothing is acknowledged before it is stored.
+async fn committer(mut rx: mpsc::Receiver<Commit>, store: Store) {
+    let (send_tx, send_rx) = mpsc::channel::<Vec<Commit>>(COMMIT_QUEUE);
+    tokio::spawn(sender(send_rx));
+    let mut queued = Vec::with_capacity(COMMIT_QUEUE);
+    while rx.recv_many(&mut queued, COMMIT_QUEUE).await > 0 {
+        let mut writes = Vec::new();
+        for commit in &mut queued {
+            let now = commit.now;
+            let mut others = Vec::with_capacity(commit.effects.len());
+            for effect in commit.effects.drain(..) {
+                match effect {
+                    Effect::Store(op) => writes.push(store_write(op, now)),
+                    other => others.push(other),
+                }
+            }
+            commit.effects = others;
+        }
+        if !writes.is_empty() {
+            for result in store.apply_batch(&writes).await {
+                if let Err(e) = result {
+                    tracing::error!("storage: {e}");
+                }
+            }
+        }
+        // Stored: the messages may go, while the next batches are stored.
+        let stored = std::mem::replace(&mut queued, Vec::with_capacity(COMMIT_QUEUE));
+        if send_tx.send(stored).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// Sends the messages of stored batches, in order, and runs what waited for them.
+async fn sender(mut rx: mpsc::Receiver<Vec<Commit>>) {
+    let mut senders: HashMap<ConnId, mpsc::UnboundedSender<Outgoing>> = HashMap::new();
+    while let Some(commits) = rx.recv().await {
+        for commit in commits {
+            for (conn, tx) in commit.conns {
+                match tx {
+                    Some(tx) => {
+                        senders.insert(conn, tx);
+                    }
+                    None => {
+                        senders.remove(&conn);
+                    }
+                }
+            }
+            send(commit.effects, &senders);
+            for after in commit.after {
+                after();
+            }
+        }
+    }
+}
+
+/// Waits until everything handed to the committer so far is stored (and sent).
+async fn stored(commit_tx: &mpsc::Sender<Commit>) {
+    let (done, wait) = oneshot::channel();
+    let barrier = Commit {
+        after: vec![Box::new(move || {
+            let _ = done.send(());
+        })],
+        ..Commit::default()
+    };
+    if commit_tx.send(barrier).await.is_ok() {
+        let _ = wait.await;
+    }
+}
+
 /// A `hello` for a match that is not in memory (finished and evicted, or unknown): load it from
 /// the database so it can be watched and replayed.
-async fn load_if_archived(hub: &mut Hub, store: &Store, text: &str, now: Duration) {
+async fn load_if_archived(
+    hub: &mut Hub,
+    store: &Store,
+    commit_tx: &mpsc::Sender<Commit>,
+    text: &str,
+    now: Duration,
+) {
     if !text.contains("hello") {
         return;
     }
     if let Ok(bughouse_protocol::ClientMessage::Hello { match_id, .. }) = serde_json::from_str(text)
     {
-        load_match(hub, store, &match_id, now).await;
+        load_match(hub, store, commit_tx, &match_id, now).await;
     }
 }
 
-async fn load_match(hub: &mut Hub, store: &Store, id: &str, now: Duration) {
+async fn load_match(
+    hub: &mut Hub,
+    store: &Store,
+    commit_tx: &mpsc::Sender<Commit>,
+    id: &str,
+    now: Duration,
+) {
     if hub.has_match(id) || id.len() > 64 {
         return;
     }
+    // The database must first have what the hub handed over (the end of an evicted match).
+    stored(commit_tx).await;
     match store.load_match(id).await {
         Ok(Some(stored)) => {
             if let Err(e) = hub.restore(&stored, now) {
@@ -431,28 +596,12 @@ async fn load_match(hub: &mut Hub, store: &Store, id: &str, now: Duration) {
     }
 }
 
-async fn execute(
-    effects: Vec<Effect>,
-    store: &Store,
-    senders: &HashMap<ConnId, mpsc::UnboundedSender<Outgoing>>,
-    now: Duration,
-) {
-    // Stores first, in order: nothing is acknowledged before it is stored.
-    let mut rest = Vec::with_capacity(effects.len());
+/// Sends the messages (each serialised once) and closes.
+fn send(effects: Vec<Effect>, senders: &HashMap<ConnId, mpsc::UnboundedSender<Outgoing>>) {
     for effect in effects {
         match effect {
-            Effect::Store(op) => {
-                if let Err(e) = store_op(store, op, now).await {
-                    tracing::error!("storage: {e}");
-                }
-            }
-            other => rest.push(other),
-        }
-    }
-    for effect in rest {
-        match effect {
             Effect::Send(to, msg) => {
-                let text: Arc<str> = match serde_json::to_string(&msg) {
+                let text: Utf8Bytes = match serde_json::to_string(&msg) {
                     Ok(t) => t.into(),
                     Err(e) => {
                         tracing::error!("cannot encode a message: {e}");
@@ -485,11 +634,8 @@ fn i(n: u64) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
-async fn store_op(
-    store: &Store,
-    op: StoreOp,
-    _now: Duration,
-) -> Result<(), bughouse_store::StoreError> {
+/// The database write of a store effect.
+fn store_write(op: StoreOp, _now: Duration) -> Write {
     match op {
         StoreOp::CreateMatch {
             id,
@@ -499,17 +645,15 @@ async fn store_op(
         } => {
             let rules_json = serde_json::to_string(&preset.parse::<bughouse_core::Rules>().ok())
                 .unwrap_or_else(|_| "null".into());
-            store
-                .create_match(&bughouse_store::NewMatch {
-                    id,
-                    rules_preset: preset,
-                    rules_json,
-                    base_ms: i(u64::try_from(time_control.base.as_millis()).unwrap_or(0)),
-                    increment_ms: i(u64::try_from(time_control.increment.as_millis()).unwrap_or(0)),
-                    created_at_ms: unix_ms(),
-                    rematch_of,
-                })
-                .await
+            Write::CreateMatch(bughouse_store::NewMatch {
+                id,
+                rules_preset: preset,
+                rules_json,
+                base_ms: i(u64::try_from(time_control.base.as_millis()).unwrap_or(0)),
+                increment_ms: i(u64::try_from(time_control.increment.as_millis()).unwrap_or(0)),
+                created_at_ms: unix_ms(),
+                rematch_of,
+            })
         }
         StoreOp::SetSeat {
             match_id,
@@ -517,13 +661,18 @@ async fn store_op(
             name,
             token_hash,
             bot,
-        } => {
-            store
-                .set_seat(&match_id, seat, &name, &token_hash, bot)
-                .await
-        }
-        StoreOp::ClearSeat { match_id, seat } => store.clear_seat(&match_id, seat).await,
-        StoreOp::Start { match_id } => store.start_match(&match_id, unix_ms()).await,
+        } => Write::SetSeat {
+            match_id,
+            seat,
+            name,
+            token_hash,
+            bot,
+        },
+        StoreOp::ClearSeat { match_id, seat } => Write::ClearSeat { match_id, seat },
+        StoreOp::Start { match_id } => Write::StartMatch {
+            match_id,
+            started_at_ms: unix_ms(),
+        },
         StoreOp::Move {
             match_id,
             ply,
@@ -534,18 +683,16 @@ async fn store_op(
             remaining_ms,
         } => {
             let mover = usize::from(seat).min(3);
-            store
-                .record_move(&bughouse_store::StoredMove {
-                    match_id,
-                    ply: i64::try_from(ply).unwrap_or(i64::MAX),
-                    seat,
-                    uci,
-                    san,
-                    at_ms: i(at_ms),
-                    clock_ms: i(remaining_ms[mover]),
-                    remaining_ms: remaining_ms.map(i),
-                })
-                .await
+            Write::RecordMove(bughouse_store::StoredMove {
+                match_id,
+                ply: i64::try_from(ply).unwrap_or(i64::MAX),
+                seat,
+                uci,
+                san,
+                at_ms: i(at_ms),
+                clock_ms: i(remaining_ms[mover]),
+                remaining_ms: remaining_ms.map(i),
+            })
         }
         StoreOp::Event {
             match_id,
@@ -555,34 +702,26 @@ async fn store_op(
             kind,
             detail,
             at_ms,
-        } => {
-            store
-                .record_event(&bughouse_store::StoredEvent {
-                    match_id,
-                    seq: i64::try_from(seq).unwrap_or(i64::MAX),
-                    ply: i64::try_from(ply).unwrap_or(i64::MAX),
-                    seat,
-                    kind,
-                    detail,
-                    at_ms: i(at_ms),
-                })
-                .await
-        }
+        } => Write::RecordEvent(bughouse_store::StoredEvent {
+            match_id,
+            seq: i64::try_from(seq).unwrap_or(i64::MAX),
+            ply: i64::try_from(ply).unwrap_or(i64::MAX),
+            seat,
+            kind,
+            detail,
+            at_ms: i(at_ms),
+        }),
         StoreOp::Finish {
             match_id,
             result,
             bpgn,
-        } => {
-            store
-                .finish_match(
-                    &match_id,
-                    &result.result,
-                    &result.reason,
-                    [&result.boards[0], &result.boards[1]],
-                    &bpgn,
-                    unix_ms(),
-                )
-                .await
-        }
+        } => Write::FinishMatch {
+            match_id,
+            result: result.result,
+            reason: result.reason,
+            board_results: result.boards,
+            bpgn,
+            finished_at_ms: unix_ms(),
+        },
     }
 }

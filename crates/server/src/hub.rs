@@ -3,7 +3,7 @@
 //! (`http.rs`) turns websocket frames into [`Input`]s, executes the [`Effect`]s in order (stores
 //! before sends, so a move is stored before it is acknowledged) and wakes the hub for flags.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::Duration;
 
 use bughouse_core::{
@@ -46,6 +46,9 @@ pub enum Input {
 }
 
 /// What the adapter must do, in this order.
+// Effects live only from `apply` to their execution, most of them `Send`s: boxing the message
+// would add an allocation to nearly every one (as for `ServerMessage` itself).
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
     /// Send a message to these connections.
@@ -153,8 +156,11 @@ struct LiveMatch {
     seats: [Option<SeatHolder>; 4],
     /// Every connection watching, seated or not.
     watchers: Vec<ConnId>,
-    /// Server time minus match time: the match's clock readings are `now - epoch`.
+    /// Server time minus match time: the match's clock readings are `now + ahead - epoch`.
     epoch: Duration,
+    /// Match time minus server time, when match time is ahead (a match restored soon after the
+    /// server started, whose last move came later in match time than the server's uptime).
+    ahead: Duration,
     last_moves: [Option<String>; 2],
     finished: bool,
     rematch: [Option<String>; 2],
@@ -178,6 +184,10 @@ pub struct Hub {
     conns: HashMap<ConnId, Conn>,
     /// (flag time in server time, match id): when to look at a match's clocks.
     deadlines: BTreeSet<(Duration, String)>,
+    /// Each scheduled match's entry in `deadlines`, to replace it without a scan.
+    deadline_of: HashMap<String, Duration>,
+    /// The finished matches in memory, which [`Hub::evict_finished`] looks at (not all).
+    finished: HashSet<String>,
     rng: StdRng,
     now: Duration,
 }
@@ -254,7 +264,7 @@ impl LiveMatch {
     }
 
     fn match_time(&self, now: Duration) -> Duration {
-        now.saturating_sub(self.epoch)
+        (now + self.ahead).saturating_sub(self.epoch)
     }
 
     fn clocks(&self, now: Duration) -> Clocks {
@@ -275,20 +285,25 @@ impl LiveMatch {
 
     fn board_state(&self, board: BoardId, for_seat: Option<Seat>) -> BoardState {
         let pos = self.game.position(board);
-        let to_move = Seat::new(board, pos.turn());
-        let legal = (for_seat == Some(to_move)
-            && self.game.is_started()
-            && !self.finished
-            && self.game.game_end(board).is_none())
-        .then(|| pos.legal_moves().iter().map(|m| m.to_string()).collect());
         BoardState {
             board: board.to_string(),
             fen: pos.fen(),
             last_move: self.last_moves[board.index_pub()].clone(),
             check: pos.is_check(),
             verdict: pos.verdict().to_string(),
-            legal,
+            legal: self.legal(board, for_seat),
         }
+    }
+
+    /// The legal moves of a board in UCI, for the seat to move on it only.
+    fn legal(&self, board: BoardId, for_seat: Option<Seat>) -> Option<Vec<String>> {
+        let pos = self.game.position(board);
+        let to_move = Seat::new(board, pos.turn());
+        (for_seat == Some(to_move)
+            && self.game.is_started()
+            && !self.finished
+            && self.game.game_end(board).is_none())
+        .then(|| pos.legal_moves().iter().map(|m| m.to_string()).collect())
     }
 
     fn move_info(&self, ply: usize) -> Option<MoveInfo> {
@@ -365,7 +380,12 @@ impl LiveMatch {
         BoardId::ALL
             .into_iter()
             .filter(|b| self.game.game_end(*b).is_none())
-            .filter_map(|b| self.game.clock(b).flag_time().map(|(_, t)| t + self.epoch))
+            .filter_map(|b| {
+                self.game
+                    .clock(b)
+                    .flag_time()
+                    .map(|(_, t)| (t + self.epoch).saturating_sub(self.ahead))
+            })
             .min()
     }
 }
@@ -391,6 +411,8 @@ impl Hub {
             matches: HashMap::new(),
             conns: HashMap::new(),
             deadlines: BTreeSet::new(),
+            deadline_of: HashMap::new(),
+            finished: HashSet::new(),
             rng: StdRng::from_seed(seed),
             now: Duration::ZERO,
         }
@@ -449,6 +471,7 @@ impl Hub {
                 seats: [None, None, None, None],
                 watchers: Vec::new(),
                 epoch: self.now,
+                ahead: Duration::ZERO,
                 last_moves: [None, None],
                 finished: false,
                 rematch: [None, None],
@@ -803,6 +826,7 @@ impl Hub {
         // The match starts when all four seats are filled; all four clocks start together
         // (F3.1, M6.4).
         m.epoch = now;
+        m.ahead = Duration::ZERO;
         if m.game.start(Duration::ZERO).is_ok() {
             fx.push(Effect::Store(StoreOp::Start {
                 match_id: id.to_owned(),
@@ -812,9 +836,12 @@ impl Hub {
     }
 
     fn schedule(&mut self, id: &str) {
-        self.deadlines.retain(|(_, m)| m != id);
+        if let Some(old) = self.deadline_of.remove(id) {
+            self.deadlines.remove(&(old, id.to_owned()));
+        }
         if let Some(t) = self.matches.get(id).and_then(LiveMatch::deadline) {
             self.deadlines.insert((t, id.to_owned()));
+            self.deadline_of.insert(id.to_owned(), t);
         }
     }
 
@@ -964,6 +991,14 @@ impl Hub {
         };
         let board = m.game.record()[ply].seat.board;
         let clocks = m.clocks(self.now);
+        // Both boards as everyone sees them, made once (FEN and all); the players to move get
+        // a copy with their legal moves added.
+        let seen = m.board_state(board, None);
+        let seen_other = m.board_state(board.other(), None);
+        let with_legal = |state: &BoardState, b: BoardId, you: Option<Seat>| BoardState {
+            legal: m.legal(b, you),
+            ..state.clone()
+        };
         // Each watcher gets the legal moves of his own board when he is to move.
         let mut plain = Vec::new();
         for &w in &m.watchers {
@@ -976,8 +1011,8 @@ impl Hub {
                     vec![w],
                     ServerMessage::Moved {
                         mv: info.clone(),
-                        board: m.board_state(board, you),
-                        other: m.board_state(board.other(), you),
+                        board: with_legal(&seen, board, you),
+                        other: with_legal(&seen_other, board.other(), you),
                         clocks: clocks.clone(),
                     },
                 ));
@@ -990,8 +1025,8 @@ impl Hub {
                 plain,
                 ServerMessage::Moved {
                     mv: info,
-                    board: m.board_state(board, None),
-                    other: m.board_state(board.other(), None),
+                    board: seen,
+                    other: seen_other,
                     clocks,
                 },
             ));
@@ -1025,6 +1060,7 @@ impl Hub {
             .count();
         if m.game.is_over() && !was_over {
             m.finished = true;
+            self.finished.insert(id.to_owned());
             if let Some(result) = m.result_info() {
                 fx.push(Effect::Store(StoreOp::Finish {
                     match_id: id.to_owned(),
@@ -1413,6 +1449,9 @@ impl Hub {
         }
         let finished = game.is_over();
         let id = stored.id.clone();
+        if finished {
+            self.finished.insert(id.clone());
+        }
         self.matches.insert(
             id.clone(),
             LiveMatch {
@@ -1422,7 +1461,10 @@ impl Hub {
                 seats,
                 watchers: Vec::new(),
                 // Match time `last_at` is now: the clocks go on from the last recorded action.
+                // Server time starts at 0 when the process starts, so right after a restart
+                // `now` may be less than `last_at`: match time is then ahead of server time.
                 epoch: now.saturating_sub(last_at),
+                ahead: last_at.saturating_sub(now),
                 last_moves,
                 finished,
                 rematch: [None, None],
@@ -1471,8 +1513,15 @@ impl Hub {
 
     /// Drops finished matches nobody watches any more (they stay in the database archive).
     pub fn evict_finished(&mut self) {
-        self.matches
-            .retain(|_, m| !m.finished || !m.watchers.is_empty());
+        let matches = &mut self.matches;
+        self.finished.retain(|id| match matches.get(id) {
+            Some(m) if m.finished && m.watchers.is_empty() => {
+                matches.remove(id);
+                false
+            }
+            Some(m) => m.finished,
+            None => false,
+        });
     }
 }
 

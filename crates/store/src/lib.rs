@@ -168,7 +168,7 @@ impl Backend {
     /// Which backend a URL names, without opening anything: `sqlite:...`, or `postgres://...` /
     /// `postgresql://...`.
     pub fn of_url(url: &str) -> Option<Backend> {
-        let lower = url.trim_start().to_ascii_lowercase();
+        let lower = url.to_ascii_lowercase();
         if lower.starts_with("sqlite:") {
             Some(Backend::Sqlite)
         } else if lower.starts_with("postgres://") || lower.starts_with("postgresql://") {
@@ -1101,6 +1101,10 @@ fn redact_url(url: &str) -> String {
     }
     out
 }
+
+// Several writes in one transaction (declared here, after `with_pool!`, which it uses).
+mod batch;
+pub use batch::Write;
 
 #[cfg(test)]
 mod tests {

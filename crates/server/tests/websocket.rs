@@ -1,0 +1,580 @@
+//! The real server over real sockets: HTTP routes and four websocket players on a SQLite file.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use bughouse_protocol::{ArchiveEntry, ClientMessage, MatchState, ServerMessage};
+use futures_util::{SinkExt, StreamExt};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// How long a test waits for any one answer before it fails.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+const SEATS: [&str; 4] = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
+
+/// A server on a free port with its own SQLite file (kept while the value lives).
+struct TestServer {
+    addr: SocketAddr,
+    _dir: tempfile::TempDir,
+    server: Option<bughouse_server::Server>,
+}
+
+impl TestServer {
+    async fn start() -> TestServer {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let url = format!("sqlite://{}", dir.path().join("bughouse.db").display());
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+        let server = bughouse_server::serve_on(listener, &url)
+            .await
+            .expect("the server starts");
+        TestServer {
+            addr: server.addr,
+            _dir: dir,
+            server: Some(server),
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(server) = self.server.take() {
+            server.abort();
+        }
+    }
+}
+
+/// An HTTP answer: status and body.
+struct Answer {
+    status: u16,
+    body: String,
+}
+
+/// A minimal HTTP/1.1 client: one request per connection (`Connection: close`), the answer read
+/// to the end, chunked bodies decoded.
+async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Answer {
+    let mut stream = TcpStream::connect(addr).await.expect("the server accepts");
+    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    if let Some(body) = body {
+        request.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        ));
+    } else {
+        request.push_str("\r\n");
+    }
+    stream
+        .write_all(request.as_bytes())
+        .await
+        .expect("the request is sent");
+    let mut raw = Vec::new();
+    tokio::time::timeout(PATIENCE, stream.read_to_end(&mut raw))
+        .await
+        .expect("the server answers in time")
+        .expect("the answer is read");
+    let text = String::from_utf8(raw).expect("the answer is UTF-8");
+    let (head, rest) = text.split_once("\r\n\r\n").expect("a header and a body");
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status line");
+    let chunked = head.lines().any(|l| {
+        let l = l.to_ascii_lowercase();
+        l.starts_with("transfer-encoding:") && l.contains("chunked")
+    });
+    let body = if chunked {
+        dechunk(rest)
+    } else {
+        rest.to_owned()
+    };
+    Answer { status, body }
+}
+
+fn dechunk(mut rest: &str) -> String {
+    let mut body = String::new();
+    loop {
+        let (size, after) = rest.split_once("\r\n").expect("a chunk size line");
+        let size = usize::from_str_radix(size.split(';').next().unwrap_or("").trim(), 16)
+            .expect("a hexadecimal chunk size");
+        if size == 0 {
+            return body;
+        }
+        body.push_str(&after[..size]);
+        rest = &after[size + 2..];
+    }
+}
+
+async fn create_match(addr: SocketAddr, rules: &str, tc: &str) -> String {
+    let answer = http(
+        addr,
+        "POST",
+        "/api/matches",
+        Some(&format!(r#"{{"rules":"{rules}","time_control":"{tc}"}}"#)),
+    )
+    .await;
+    assert_eq!(answer.status, 201, "create: {}", answer.body);
+    let created: bughouse_protocol::CreatedMatch =
+        serde_json::from_str(&answer.body).expect("a CreatedMatch");
+    created.match_id
+}
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// One websocket client.
+struct Client {
+    ws: Ws,
+    name: String,
+}
+
+impl Client {
+    async fn connect(addr: SocketAddr, name: &str) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+            .await
+            .expect("the websocket opens");
+        Client {
+            ws,
+            name: name.to_owned(),
+        }
+    }
+
+    async fn send(&mut self, msg: &ClientMessage) {
+        let text = serde_json::to_string(msg).expect("serializable");
+        self.send_raw(&text).await;
+    }
+
+    async fn send_raw(&mut self, text: &str) {
+        self.ws
+            .send(Message::Text(text.into()))
+            .await
+            .expect("the frame is sent");
+    }
+
+    /// The next message from the server (pings are answered by the library and skipped).
+    async fn recv(&mut self) -> ServerMessage {
+        loop {
+            let name = &self.name;
+            let frame = match tokio::time::timeout(PATIENCE, self.ws.next()).await {
+                Err(_) => panic!("{name}: no message from the server in time"),
+                Ok(None) => panic!("{name}: the server closed the websocket"),
+                Ok(Some(Err(e))) => panic!("{name}: websocket error: {e}"),
+                Ok(Some(Ok(frame))) => frame,
+            };
+            match frame {
+                Message::Text(text) => {
+                    return serde_json::from_str(text.as_str()).unwrap_or_else(|e| {
+                        panic!("{}: not a server message ({e}): {text}", self.name)
+                    })
+                }
+                Message::Ping(_) | Message::Pong(_) => continue,
+                other => panic!("{}: unexpected frame {other:?}", self.name),
+            }
+        }
+    }
+
+    /// Reads messages until one satisfies `pick`; returns what `pick` made of it.
+    async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
+        loop {
+            let msg = self.recv().await;
+            if let Some(t) = pick(&msg) {
+                return t;
+            }
+        }
+    }
+
+    async fn state(&mut self) -> (MatchState, Option<String>) {
+        self.until(|m| match m {
+            ServerMessage::State { state, you } => Some((state.clone(), you.clone())),
+            _ => None,
+        })
+        .await
+    }
+
+    async fn error(&mut self) -> (String, String) {
+        match self.recv().await {
+            ServerMessage::Error { code, message } => (code, message),
+            other => panic!("{}: expected an error, got {other:?}", self.name),
+        }
+    }
+}
+
+/// Four clients watch `id` and sit WhiteA, BlackA, WhiteB, BlackB in that order; the match
+/// starts. Returns them in seat order.
+async fn seat_four(addr: SocketAddr, id: &str) -> Vec<Client> {
+    let mut clients = Vec::new();
+    for seat in SEATS {
+        let mut c = Client::connect(addr, seat).await;
+        c.send(&ClientMessage::Hello {
+            match_id: id.to_owned(),
+            token: None,
+        })
+        .await;
+        let (state, you) = c.state().await;
+        assert_eq!(state.match_id, id);
+        assert_eq!(state.status, "waiting");
+        assert_eq!(you, None);
+        c.send(&ClientMessage::Sit {
+            seat: seat.to_owned(),
+            name: format!("player {seat}"),
+        })
+        .await;
+        let seated = c
+            .until(|m| match m {
+                ServerMessage::Seated { seat, token } => Some((seat.clone(), token.clone())),
+                _ => None,
+            })
+            .await;
+        assert_eq!(seated.0, seat);
+        assert!(seated.1.len() >= 16, "a seat token has some entropy");
+        clients.push(c);
+    }
+    // Everyone sees the match start: the last state has all four seats and status `playing`.
+    for c in &mut clients {
+        c.until(|m| match m {
+            ServerMessage::State { state, .. } if state.status == "playing" => Some(()),
+            _ => None,
+        })
+        .await;
+    }
+    clients
+}
+
+/// `seat` plays `uci`; every client then gets the `moved` (the mover's own answer first).
+async fn play(clients: &mut [Client], seat: usize, uci: &str) {
+    clients[seat]
+        .send(&ClientMessage::Move {
+            uci: uci.to_owned(),
+        })
+        .await;
+    for c in clients.iter_mut() {
+        let name = c.name.clone();
+        let mv = c
+            .until(|m| match m {
+                ServerMessage::Moved { mv, .. } => Some(mv.clone()),
+                ServerMessage::Error { code, message } => {
+                    panic!("{name}: {uci} was refused: {code}: {message}")
+                }
+                _ => None,
+            })
+            .await;
+        assert_eq!(mv.uci, uci, "{name} sees the move");
+        assert_eq!(mv.seat, SEATS[seat], "{name} sees who moved");
+    }
+}
+
+#[tokio::test]
+async fn four_players_play_scholars_mate_and_the_archive_has_it() {
+    let server = TestServer::start().await;
+    let addr = server.addr;
+    let id = create_match(addr, "fide", "5+0").await;
+
+    // The match is there over HTTP before anyone sits.
+    let answer = http(addr, "GET", &format!("/api/matches/{id}"), None).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let state: MatchState = serde_json::from_str(&answer.body).expect("a MatchState");
+    assert_eq!(state.status, "waiting");
+    assert_eq!(state.rules, "fide");
+
+    let mut clients = seat_four(addr, &id).await;
+    // WhiteA = 0, BlackA = 1.
+    for (seat, uci) in [
+        (0, "e2e4"),
+        (1, "e7e5"),
+        (0, "f1c4"),
+        (1, "b8c6"),
+        (0, "d1h5"),
+        (1, "g8f6"),
+        (0, "h5f7"),
+    ] {
+        play(&mut clients, seat, uci).await;
+    }
+    for c in &mut clients {
+        let name = c.name.clone();
+        let (result, clocks) = c
+            .until(|m| match m {
+                ServerMessage::Ended { result, clocks } => Some((result.clone(), clocks.clone())),
+                _ => None,
+            })
+            .await;
+        assert_eq!(result.result, "1-0", "{name}: WhiteA and BlackB win");
+        assert_eq!(result.boards[0], "1-0", "{name}: board A");
+        assert!(
+            result.reason.to_lowercase().contains("mate"),
+            "{name}: {}",
+            result.reason
+        );
+        assert!(clocks.running.is_empty(), "{name}: the clocks stopped");
+        let (state, _) = c.state().await;
+        assert_eq!(state.status, "finished");
+        assert_eq!(state.moves.len(), 7);
+        assert_eq!(state.moves[6].san, "Qxf7#");
+    }
+
+    // A move after the end is refused, even a legal one on the other board.
+    clients[2]
+        .send(&ClientMessage::Move {
+            uci: "d2d4".to_owned(),
+        })
+        .await;
+    let (code, _) = clients[2].error().await;
+    assert_eq!(code, "game_over");
+
+    let answer = http(addr, "GET", &format!("/api/matches/{id}/bpgn"), None).await;
+    assert_eq!(answer.status, 200);
+    assert!(answer.body.contains("1A. e4"), "{}", answer.body);
+    assert!(answer.body.contains("Qxf7#"), "{}", answer.body);
+    assert!(
+        answer.body.contains("[WhiteA \"player WhiteA\"]"),
+        "{}",
+        answer.body
+    );
+    assert!(answer.body.trim_end().ends_with("1-0"), "{}", answer.body);
+
+    let answer = http(addr, "GET", "/api/archive", None).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let archive: Vec<ArchiveEntry> = serde_json::from_str(&answer.body).expect("archive entries");
+    let entry = archive
+        .iter()
+        .find(|e| e.match_id == id)
+        .unwrap_or_else(|| panic!("the archive lists {id}: {archive:?}"));
+    assert_eq!(entry.result, "1-0");
+    assert_eq!(entry.rules, "fide");
+    assert_eq!(entry.players[0].as_deref(), Some("player WhiteA"));
+    assert_eq!(entry.players[3].as_deref(), Some("player BlackB"));
+
+    // Once everyone has left, the finished match is still there from the archive.
+    drop(clients);
+    let mut late = Client::connect(addr, "late").await;
+    late.send(&ClientMessage::Hello {
+        match_id: id.clone(),
+        token: None,
+    })
+    .await;
+    let (state, you) = late.state().await;
+    assert_eq!(state.status, "finished");
+    assert_eq!(state.moves.len(), 7);
+    assert_eq!(you, None);
+    let answer = http(addr, "GET", &format!("/api/matches/{id}/bpgn"), None).await;
+    assert_eq!(answer.status, 200);
+    assert!(answer.body.contains("1A. e4"), "{}", answer.body);
+}
+
+#[tokio::test]
+async fn both_boards_move_and_the_partner_gets_the_capture() {
+    let server = TestServer::start().await;
+    let id = create_match(server.addr, "fide", "5+0").await;
+    let mut clients = seat_four(server.addr, &id).await;
+    // Board A: 1. e4 d5 2. exd5: WhiteA takes a pawn, his partner BlackB gets it.
+    play(&mut clients, 0, "e2e4").await;
+    play(&mut clients, 2, "g1f3").await;
+    play(&mut clients, 1, "d7d5").await;
+    clients[0]
+        .send(&ClientMessage::Move {
+            uci: "e4d5".to_owned(),
+        })
+        .await;
+    for (i, c) in clients.iter_mut().enumerate() {
+        let (board, other) = c
+            .until(|m| match m {
+                ServerMessage::Moved { board, other, .. } => Some((board.clone(), other.clone())),
+                _ => None,
+            })
+            .await;
+        assert_eq!(board.board, "A");
+        assert_eq!(other.board, "B");
+        assert!(other.fen.contains("[p]"), "{}: {}", c.name, other.fen);
+        // BlackB, to move on board B, gets his legal moves with the new drops; nobody else
+        // gets any for board B.
+        if i == 3 {
+            let legal = other.legal.expect("BlackB's legal moves");
+            assert!(legal.iter().any(|m| m == "P@e5"), "{legal:?}");
+        } else {
+            assert_eq!(other.legal, None, "{}", c.name);
+        }
+    }
+    clients[3]
+        .send(&ClientMessage::Hello {
+            match_id: id.clone(),
+            token: None,
+        })
+        .await;
+    let (state, you) = clients[3].state().await;
+    assert_eq!(you, None, "a hello without the token watches only");
+    assert!(state.boards.iter().all(|b| b.legal.is_none()));
+    // Not seated any more on this connection: moving is refused.
+    clients[3]
+        .send(&ClientMessage::Move {
+            uci: "P@e5".to_owned(),
+        })
+        .await;
+    let (code, _) = clients[3].error().await;
+    assert_eq!(code, "not_seated");
+    // Moving out of turn is refused too.
+    clients[0]
+        .send(&ClientMessage::Move {
+            uci: "d2d4".to_owned(),
+        })
+        .await;
+    let (code, _) = clients[0].error().await;
+    assert_eq!(code, "not_your_turn");
+    clients[1]
+        .send(&ClientMessage::Move {
+            uci: "e8e6".to_owned(),
+        })
+        .await;
+    let (code, _) = clients[1].error().await;
+    assert_eq!(code, "illegal_move");
+}
+
+#[tokio::test]
+async fn bad_frames_get_errors_and_the_connection_stays_usable() {
+    let server = TestServer::start().await;
+    let id = create_match(server.addr, "minerva-2014", "3+0").await;
+    let mut c = Client::connect(server.addr, "prober").await;
+
+    c.send_raw("this is not JSON").await;
+    let (code, _) = c.error().await;
+    assert_eq!(code, "bad_message");
+
+    c.send_raw(r#"{"type":"teleport","to":"h8"}"#).await;
+    let (code, _) = c.error().await;
+    assert_eq!(code, "bad_message");
+
+    c.send_raw(r#"{"type":"hello","match_id":"x","extra":1}"#)
+        .await;
+    let (code, _) = c.error().await;
+    assert_eq!(code, "bad_message", "unknown fields are refused");
+
+    c.ws.send(Message::Binary(vec![1u8, 2, 3].into()))
+        .await
+        .expect("the binary frame is sent");
+    let (code, message) = c.error().await;
+    assert_eq!(code, "bad_message");
+    assert!(message.contains("binary"), "{message}");
+
+    // Too large for the protocol, though small enough for the socket.
+    c.send_raw(&format!(
+        r#"{{"type":"ping","t":1,"pad":"{}"}}"#,
+        "x".repeat(5000)
+    ))
+    .await;
+    let (code, _) = c.error().await;
+    assert_eq!(code, "too_large");
+
+    // Anything but hello and ping needs a match first.
+    c.send(&ClientMessage::Move {
+        uci: "e2e4".to_owned(),
+    })
+    .await;
+    let (code, _) = c.error().await;
+    assert_eq!(code, "bad_message");
+
+    c.send(&ClientMessage::Hello {
+        match_id: "no-such-match".to_owned(),
+        token: None,
+    })
+    .await;
+    let (code, _) = c.error().await;
+    assert_eq!(code, "no_such_match");
+
+    // Still usable: ping, then watch and sit.
+    c.send(&ClientMessage::Ping { t: 42.5 }).await;
+    match c.recv().await {
+        ServerMessage::Pong { t, .. } => assert_eq!(t, 42.5),
+        other => panic!("expected pong, got {other:?}"),
+    }
+    c.send(&ClientMessage::Hello {
+        match_id: id.clone(),
+        token: None,
+    })
+    .await;
+    let (state, _) = c.state().await;
+    assert_eq!(state.rules, "minerva-2014");
+    assert_eq!(state.time_control, "3+0");
+
+    c.send(&ClientMessage::Sit {
+        seat: "Nowhere".to_owned(),
+        name: "x".to_owned(),
+    })
+    .await;
+    let (code, _) = c.error().await;
+    assert_eq!(code, "bad_message");
+    c.send(&ClientMessage::Sit {
+        seat: "BlackB".to_owned(),
+        name: "prober".to_owned(),
+    })
+    .await;
+    let seat = c
+        .until(|m| match m {
+            ServerMessage::Seated { seat, .. } => Some(seat.clone()),
+            ServerMessage::Error { code, message } => panic!("sit refused: {code}: {message}"),
+            _ => None,
+        })
+        .await;
+    assert_eq!(seat, "BlackB");
+
+    // A second client cannot take the same seat.
+    let mut other = Client::connect(server.addr, "other").await;
+    other
+        .send(&ClientMessage::Hello {
+            match_id: id.clone(),
+            token: None,
+        })
+        .await;
+    other.state().await;
+    other
+        .send(&ClientMessage::Sit {
+            seat: "BlackB".to_owned(),
+            name: "other".to_owned(),
+        })
+        .await;
+    let (code, _) = other.error().await;
+    assert_eq!(code, "seat_taken");
+}
+
+#[tokio::test]
+async fn http_errors_are_json() {
+    let server = TestServer::start().await;
+    let addr = server.addr;
+
+    let answer = http(
+        addr,
+        "POST",
+        "/api/matches",
+        Some(r#"{"rules":"chess960","time_control":"5+0"}"#),
+    )
+    .await;
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    let body: serde_json::Value = serde_json::from_str(&answer.body).expect("JSON");
+    assert!(body["error"].is_string(), "{body}");
+
+    let answer = http(
+        addr,
+        "POST",
+        "/api/matches",
+        Some(r#"{"rules":"fide","time_control":"soon"}"#),
+    )
+    .await;
+    assert_eq!(answer.status, 400, "{}", answer.body);
+
+    let answer = http(addr, "GET", "/api/matches/nonexistent", None).await;
+    assert_eq!(answer.status, 404, "{}", answer.body);
+    let body: serde_json::Value = serde_json::from_str(&answer.body).expect("JSON");
+    assert!(body["error"].is_string(), "{body}");
+
+    let answer = http(addr, "GET", "/api/matches/nonexistent/bpgn", None).await;
+    assert_eq!(answer.status, 404, "{}", answer.body);
+
+    let answer = http(addr, "GET", "/api/archive?limit=5", None).await;
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.body.trim(), "[]");
+
+    // The pages are the embedded front end.
+    let answer = http(addr, "GET", "/", None).await;
+    assert_eq!(answer.status, 200);
+    assert!(answer.body.contains("<div id=\"app\">"), "{}", answer.body);
+    let answer = http(addr, "GET", "/m/anything", None).await;
+    assert_eq!(answer.status, 200);
+}

@@ -1,0 +1,189 @@
+// Four players in four browser contexts create a match in the lobby, sit through the match page
+// and play, by clicking on the chessground boards and pockets, a match that ends with a queen
+// drop mate the partner's capture made possible. Each is then shown his team's win or loss.
+//
+// Run by e2e/run.sh, which starts the server and sets BUGHOUSE_URL.
+
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const BASE = process.env.BUGHOUSE_URL ?? 'http://127.0.0.1:8080';
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
+
+const SEATS = ['WhiteA', 'BlackA', 'WhiteB', 'BlackB'];
+const NAMES = { WhiteA: 'Alice', BlackA: 'Bob', WhiteB: 'Carol', BlackB: 'Dave' };
+
+// Under fide (mate only when no drop could ever block): on board B, WhiteB's queen sortie is
+// taken by BlackB's bishop; the queen goes to BlackB's partner WhiteA, who drops it on f7, a
+// contact check guarded by the bishop on c4: mate, and WhiteA + BlackB win (checked beforehand
+// with `bughouse replay --rules fide` on the same moves as BPGN).
+const SCRIPT = [
+  { seat: 'WhiteA', from: 'e2', to: 'e4', label: '1A. e4' },
+  { seat: 'WhiteB', from: 'e2', to: 'e4', label: '1B. e4' },
+  { seat: 'BlackA', from: 'e7', to: 'e5', label: '1a. e5' },
+  { seat: 'BlackB', from: 'd7', to: 'd5', label: '1b. d5' },
+  { seat: 'WhiteA', from: 'f1', to: 'c4', label: '2A. Bc4' },
+  { seat: 'WhiteB', from: 'd1', to: 'g4', label: '2B. Qg4' },
+  { seat: 'BlackA', from: 'f7', to: 'f6', label: '2a. f6' },
+  { seat: 'BlackB', from: 'c8', to: 'g4', label: '2b. Bxg4' },
+  { seat: 'WhiteA', drop: 'queen', to: 'f7', label: '3A. Q@f7#' },
+];
+
+const WINNERS = new Set(['WhiteA', 'BlackB']);
+
+let browser;
+const players = {};
+const pageErrors = [];
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  // playwright gives the browser a fresh temporary user-data-dir, and each context below its
+  // own storage (the seat tokens live in localStorage).
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function newPlayer(seat) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', err => pageErrors.push(`${seat}: ${err.message}`));
+  page.on('console', msg => {
+    if (msg.type() === 'error') pageErrors.push(`${seat}: console: ${msg.text()}`);
+  });
+  // "Sit here" asks for a name with window.prompt.
+  page.on('dialog', dialog => void dialog.accept(NAMES[seat]));
+  players[seat] = page;
+  return page;
+}
+
+/** The centre of `square` on the player's own (main) board, in page coordinates. */
+async function squareCentre(page, square, color) {
+  const box = await page.locator('.board-col.main cg-board').boundingBox();
+  assert.ok(box, 'the main board is on the page');
+  const file = square.charCodeAt(0) - 'a'.charCodeAt(0);
+  const rank = Number(square[1]) - 1;
+  const col = color === 'white' ? file : 7 - file;
+  const row = color === 'white' ? 7 - rank : rank;
+  return { x: box.x + ((col + 0.5) * box.width) / 8, y: box.y + ((row + 0.5) * box.height) / 8 };
+}
+
+const colorOf = seat => (seat.startsWith('White') ? 'white' : 'black');
+
+async function clickSquare(page, square, color) {
+  const { x, y } = await squareCentre(page, square, color);
+  await page.mouse.click(x, y);
+}
+
+/** Every player's record shows `n` moves, the last labelled `label`. */
+async function everyoneSees(n, label) {
+  for (const seat of SEATS) {
+    const moves = players[seat].locator('ol.moves li');
+    await moves.nth(n - 1).waitFor();
+    assert.equal(await moves.count(), n, `${seat} sees ${n} moves`);
+    assert.equal((await moves.nth(n - 1).textContent())?.trim(), label, `${seat} sees ${label}`);
+  }
+}
+
+test('four players in the browser play to a queen drop mate', { timeout: 180_000 }, async () => {
+  // WhiteA creates the match in the lobby.
+  const host = await newPlayer('WhiteA');
+  await host.goto(`${BASE}/`);
+  await host.locator('#rules').selectOption('fide');
+  await host.locator('input[name=tc][value="5+0"]').check();
+  await host.getByRole('button', { name: 'Create match' }).click();
+  await host.waitForURL(/\/m\/[^/]+$/);
+  const matchUrl = host.url();
+
+  for (const seat of SEATS.slice(1)) {
+    const page = await newPlayer(seat);
+    await page.goto(matchUrl);
+  }
+
+  // Each sits in his seat through the seats panel.
+  for (const seat of SEATS) {
+    const page = players[seat];
+    const row = page.locator('li.seat-row').filter({ has: page.locator('span.seat', { hasText: new RegExp(`^${seat}$`) }) });
+    await row.getByRole('button', { name: 'Sit here' }).click();
+    await row.locator('.tag.you').waitFor();
+    await row.locator('.player-name', { hasText: NAMES[seat] }).waitFor();
+  }
+  for (const seat of SEATS) {
+    await players[seat].locator('.match-info .status.playing').waitFor();
+    // Each has his own board big, his colour at the bottom.
+    const bottom = players[seat].locator('.board-col.main .player.bottom .seat');
+    assert.equal(await bottom.textContent(), seat);
+  }
+
+  for (const [i, step] of SCRIPT.entries()) {
+    const page = players[step.seat];
+    const color = colorOf(step.seat);
+    // His move: his name at the bottom of his board is marked to move.
+    await page.locator('.board-col.main.mine .player.bottom.to-move').waitFor();
+    if (step.drop) {
+      const piece = page.locator(`.board-col.main .pocket.bottom .pocket-piece.usable:has(piece.${step.drop})`);
+      await piece.click();
+      await page.locator('.board-col.main .pocket.bottom .pocket-piece.selected').waitFor();
+      await clickSquare(page, step.to, color);
+    } else {
+      await clickSquare(page, step.from, color);
+      await clickSquare(page, step.to, color);
+    }
+    await everyoneSees(i + 1, step.label);
+  }
+
+  // The queen WhiteA dropped came from BlackB's capture on board B.
+  for (const seat of SEATS) {
+    const page = players[seat];
+    const result = page.locator('section.result');
+    await result.locator('.score').waitFor();
+    assert.equal(await result.locator('.score').textContent(), '1-0', seat);
+    assert.equal(await result.locator('.verdict').textContent(), 'WhiteA and BlackB win', seat);
+    assert.match((await result.locator('.reason').textContent()) ?? '', /mate/i, seat);
+    assert.equal(await result.locator('.outcome').textContent(), WINNERS.has(seat) ? 'You win' : 'You lose', seat);
+    assert.equal(await page.locator('.match-info .status').textContent(), 'finished', seat);
+  }
+  // Board A shows the mate: the black king on e8 in check, the white queen on f7.
+  const boardA = players.BlackA.locator('.board-col.main');
+  assert.equal(await boardA.locator('.board-label').textContent(), 'board A: 1-0 (checkmate)');
+  await boardA.locator('cg-board square.check').waitFor();
+  assert.equal(await boardA.locator('cg-board piece.white.queen').count(), 2, 'the d1 queen and the dropped one');
+  const pocketQueen = players.WhiteA.locator('.board-col.main .pocket.bottom .pocket-piece:has(piece.queen)');
+  assert.equal(await pocketQueen.getAttribute('data-count'), '0', "WhiteA's pocket is empty again");
+
+  for (const seat of SEATS) {
+    await players[seat].screenshot({ path: join(ARTIFACTS, `final-${seat}.png`), fullPage: true });
+  }
+
+  // The lobby's archive lists the finished match.
+  const lobby = await newPlayer('spectator');
+  await lobby.goto(`${BASE}/`);
+  const id = decodeURIComponent(new URL(matchUrl).pathname.split('/').pop());
+  const row = lobby.locator('.archive tbody tr').filter({ has: lobby.locator(`a[href="/m/${encodeURIComponent(id)}"]`) });
+  await row.waitFor();
+  assert.match((await row.textContent()) ?? '', /Alice & Dave.*Bob & Carol.*1-0/);
+  await lobby.screenshot({ path: join(ARTIFACTS, 'lobby.png'), fullPage: true });
+
+  assert.deepEqual(pageErrors, [], 'no script errors in any page');
+});
