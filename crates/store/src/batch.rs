@@ -276,10 +276,7 @@ impl Store {
                     .bind(match_id)
                     .bind(*started_at_ms),
                     Write::RecordMove(mv) => sqlx::query(
-                        "INSERT INTO moves (match_id, ply, seat, uci, san, at_ms, clock_ms, \
-                         remaining_0, remaining_1, remaining_2, remaining_3) \
-                         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 \
-                         WHERE EXISTS (SELECT 1 FROM matches WHERE id = $1 AND status = 'playing')",
+                        crate::INSERT_MOVE,
                     )
                     .bind(&mv.match_id)
                     .bind(mv.ply)
@@ -293,9 +290,7 @@ impl Store {
                     .bind(mv.remaining_ms[2])
                     .bind(mv.remaining_ms[3]),
                     Write::RecordEvent(ev) => sqlx::query(
-                        "INSERT INTO events (match_id, seq, ply, seat, kind, detail, at_ms) \
-                         SELECT $1, $2, $3, $4, $5, $6, $7 \
-                         WHERE EXISTS (SELECT 1 FROM matches WHERE id = $1 AND status = 'playing')",
+                        crate::INSERT_EVENT,
                     )
                     .bind(&ev.match_id)
                     .bind(ev.seq)

@@ -365,6 +365,18 @@ impl StoredMatch {
     }
 }
 
+/// Records one move, only while its match is playing (shared by the single write and the batch).
+pub(crate) const INSERT_MOVE: &str = "INSERT INTO moves (match_id, ply, seat, uci, san, at_ms, \
+     clock_ms, remaining_0, remaining_1, remaining_2, remaining_3) \
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 \
+     WHERE EXISTS (SELECT 1 FROM matches WHERE id = $1 AND status = 'playing')";
+
+/// Records one event, only while its match is playing (shared by the single write and the batch).
+pub(crate) const INSERT_EVENT: &str =
+    "INSERT INTO events (match_id, seq, ply, seat, kind, detail, \
+     at_ms) SELECT $1, $2, $3, $4, $5, $6, $7 \
+     WHERE EXISTS (SELECT 1 FROM matches WHERE id = $1 AND status = 'playing')";
+
 /// The connection pool of one backend.
 #[derive(Debug, Clone)]
 enum Pool {
@@ -617,10 +629,7 @@ impl Store {
         }
         let done = with_pool!(self, pool => {
             sqlx::query(
-                "INSERT INTO moves (match_id, ply, seat, uci, san, at_ms, clock_ms, \
-                 remaining_0, remaining_1, remaining_2, remaining_3) \
-                 SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 \
-                 WHERE EXISTS (SELECT 1 FROM matches WHERE id = $1 AND status = 'playing')",
+                INSERT_MOVE,
             )
             .bind(&mv.match_id)
             .bind(mv.ply)
@@ -663,9 +672,7 @@ impl Store {
         }
         let done = with_pool!(self, pool => {
             sqlx::query(
-                "INSERT INTO events (match_id, seq, ply, seat, kind, detail, at_ms) \
-                 SELECT $1, $2, $3, $4, $5, $6, $7 \
-                 WHERE EXISTS (SELECT 1 FROM matches WHERE id = $1 AND status = 'playing')",
+                INSERT_EVENT,
             )
             .bind(&ev.match_id)
             .bind(ev.seq)
