@@ -45,7 +45,8 @@ impl BoardId {
         }
     }
 
-    pub(crate) const fn index(self) -> usize {
+    /// 0 for board A, 1 for board B: the index into per-board arrays.
+    pub const fn index(self) -> usize {
         match self {
             BoardId::A => 0,
             BoardId::B => 1,

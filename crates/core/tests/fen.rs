@@ -5,30 +5,10 @@ use bughouse_core::fen::{Fen, FenError, FenErrorKind, FenField, ParseFenError};
 use bughouse_core::{Color, Position, PositionError, Preset, Role, Rules, Square};
 use proptest::prelude::*;
 
-/// A small deterministic PRNG (splitmix64), seeded by proptest.
-struct Rng(u64);
+mod common;
+use common::Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-const ROLES: [Role; 5] = [
-    Role::Pawn,
-    Role::Knight,
-    Role::Bishop,
-    Role::Rook,
-    Role::Queen,
-];
+const ROLES: [Role; 5] = bughouse_core::RESERVE_ROLES;
 
 /// A legal position reached by a random playout of `plies` plies under `rules`, with pieces
 /// arriving in the reserves now and then as a partner would pass them.

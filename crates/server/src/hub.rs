@@ -253,6 +253,16 @@ fn ms(d: Duration) -> u64 {
 }
 
 impl LiveMatch {
+    /// Whether the match is over and how many of its games have ended: what `after_change`
+    /// compares against.
+    fn progress(&self) -> (bool, usize) {
+        let ended = BoardId::ALL
+            .iter()
+            .filter(|b| self.game.game_end(**b).is_some())
+            .count();
+        (self.game.is_over(), ended)
+    }
+
     fn status(&self) -> &'static str {
         if self.finished {
             "finished"
@@ -288,7 +298,7 @@ impl LiveMatch {
         BoardState {
             board: board.to_string(),
             fen: pos.fen(),
-            last_move: self.last_moves[board.index_pub()].clone(),
+            last_move: self.last_moves[board.index()].clone(),
             check: pos.is_check(),
             verdict: pos.verdict().to_string(),
             legal: self.legal(board, for_seat),
@@ -387,19 +397,6 @@ impl LiveMatch {
                     .map(|(_, t)| (t + self.epoch).saturating_sub(self.ahead))
             })
             .min()
-    }
-}
-
-trait BoardIndex {
-    fn index_pub(self) -> usize;
-}
-
-impl BoardIndex for BoardId {
-    fn index_pub(self) -> usize {
-        match self {
-            BoardId::A => 0,
-            BoardId::B => 1,
-        }
     }
 }
 
@@ -944,13 +941,7 @@ impl Hub {
                 return;
             }
         };
-        let before = (
-            m.game.is_over(),
-            BoardId::ALL
-                .iter()
-                .filter(|b| m.game.game_end(**b).is_some())
-                .count(),
-        );
+        let before = m.progress();
         match m.game.play(seat, mv, at) {
             Ok(_) => {}
             Err(e) => {
@@ -967,7 +958,7 @@ impl Hub {
             }
         }
         let ply = m.game.record().len() - 1;
-        m.last_moves[seat.board.index_pub()] = Some(uci_of(m, ply));
+        m.last_moves[seat.board.index()] = Some(m.game.record()[ply].mv.to_string());
         let clocks = m.clocks(now);
         fx.push(Effect::Store(StoreOp::Move {
             match_id: id.to_owned(),
@@ -1036,15 +1027,7 @@ impl Hub {
     /// What `after_change` compares against: whether the match was over and how many games
     /// had ended.
     fn snapshot(&self, id: &str) -> (bool, usize) {
-        self.matches.get(id).map_or((false, 0), |m| {
-            (
-                m.game.is_over(),
-                BoardId::ALL
-                    .iter()
-                    .filter(|b| m.game.game_end(**b).is_some())
-                    .count(),
-            )
-        })
+        self.matches.get(id).map_or((false, 0), LiveMatch::progress)
     }
 
     /// After anything that may end a game: announce and store the end, reschedule flags.
@@ -1436,10 +1419,7 @@ impl Hub {
                     .map_err(|e| format!("move {ply}: {e}"))?;
                 game.play(seat, m, at)
                     .map_err(|e| format!("move {ply}: {e}"))?;
-                last_moves[match seat.board {
-                    BoardId::A => 0,
-                    BoardId::B => 1,
-                }] = Some(mv.uci.clone());
+                last_moves[seat.board.index()] = Some(mv.uci.clone());
                 last_at = at;
             }
             for ev in events {
@@ -1523,10 +1503,6 @@ impl Hub {
             None => false,
         });
     }
-}
-
-fn uci_of(m: &LiveMatch, ply: usize) -> String {
-    m.game.record()[ply].mv.to_string()
 }
 
 fn replay_event(game: &mut Match, ev: &bughouse_store::StoredEvent) -> Result<(), String> {
