@@ -1,6 +1,6 @@
 // Pure helpers: no DOM, no chessground state, so they can be unit tested.
 
-import type { BoardName, MoveInfo, SeatName, TalkKind } from './protocol';
+import type { BoardName, MoveInfo, RuleSetting, SeatName, TalkKind } from './protocol';
 
 export type Color = 'white' | 'black';
 export type Role = 'pawn' | 'knight' | 'bishop' | 'rook' | 'queen' | 'king';
@@ -354,7 +354,13 @@ export function outcomeFor(result: string, seat: SeatName): string | null {
 }
 
 /** The draw claims worth offering under a rulebook (the server decides in the end). */
-export function drawClaims(rules: string): ('repetition' | 'move-count')[] {
+export function drawClaims(rules: string, settings?: RuleSetting[]): ('repetition' | 'move-count')[] {
+  if (settings && settings.length > 0) {
+    const claims: ('repetition' | 'move-count')[] = [];
+    if (ruleSetting(settings, 'repetition_claim') !== 'none') claims.push('repetition');
+    if (ruleSetting(settings, 'move_count_claim') !== 'none') claims.push('move-count');
+    return claims;
+  }
   switch (rules) {
     case 'fide':
       return ['repetition'];
@@ -375,4 +381,15 @@ export function drawClaims(rules: string): ('repetition' | 'move-count')[] {
 export function matchIdFromPath(path: string): string | null {
   const m = /^\/m\/([^/]+)\/?$/.exec(path);
   return m ? decodeURIComponent(m[1]!) : null;
+}
+
+/** The value of one field of a custom rule set. */
+export function ruleSetting(settings: RuleSetting[] | undefined, field: string): string | undefined {
+  return settings?.find(s => s.field === field)?.value;
+}
+
+/** Whether both games are played out (K11G) rather than the first game ending the match. */
+export function bothGamesPlayedOut(rules: string, settings?: RuleSetting[]): boolean {
+  const value = ruleSetting(settings, 'match_ends_with_first_game');
+  return value !== undefined ? value === 'false' : rules.startsWith('knsb');
 }

@@ -2,7 +2,7 @@
 
 import { fill, h } from './dom';
 import { parseTimeControl, resultText } from './helpers';
-import { PRESETS, type ArchiveEntry, type CreatedMatch } from './protocol';
+import { PRESETS, type ArchiveEntry, type CreateMatch, type CreatedMatch, type RulesCatalog } from './protocol';
 
 const TIME_CONTROLS = ['5+0', '3+0', '2+12', '1+0'];
 const PAGE = 50;
@@ -20,6 +20,59 @@ export function renderLobby(root: HTMLElement): void {
   };
   rules.addEventListener('change', showDescription);
   showDescription();
+
+  // Custom rules: every field of the chosen preset, changeable; only changed fields are sent.
+  let catalog: RulesCatalog | null = null;
+  const ruleInputs = new Map<string, HTMLInputElement | HTMLSelectElement>();
+  const fieldRows = h('div', { class: 'rule-fields' }, h('p', { class: 'hint' }, 'Loading the rules…'));
+  const customRules = h(
+    'details',
+    { class: 'custom-rules', id: 'custom-rules' },
+    h('summary', {}, 'Custom rules'),
+    h('p', { class: 'hint' }, 'Start from the rulebook above and change any decision point (see RULES.md).'),
+    fieldRows,
+  );
+  const presetValues = (): Map<string, string> =>
+    new Map((catalog?.presets.find(p => p.id === rules.value)?.settings ?? []).map(s => [s.field, s.value]));
+  const resetFields = (): void => {
+    const values = presetValues();
+    for (const [name, input] of ruleInputs) input.value = values.get(name) ?? '';
+  };
+  const changedFields = (): Record<string, string> => {
+    const values = presetValues();
+    const changed: Record<string, string> = {};
+    for (const [name, input] of ruleInputs) {
+      const value = input.value.trim();
+      if (value !== values.get(name)) changed[name] = value;
+    }
+    return changed;
+  };
+  rules.addEventListener('change', resetFields);
+  void fetchRules()
+    .then(c => {
+      catalog = c;
+      fill(
+        fieldRows,
+        c.fields.map(f => {
+          const id = `rule-${f.name}`;
+          const input = f.options
+            ? h('select', { id, name: f.name }, f.options.map(o => h('option', { value: o }, o)))
+            : h('input', {
+                id,
+                name: f.name,
+                type: 'text',
+                size: 6,
+                title: f.name === 'promotion_roles' ? 'letters of Q, R, B, N' : 'none, or a number',
+              });
+          ruleInputs.set(f.name, input);
+          return h('div', { class: 'rule-field' }, h('label', { for: id }, f.name.replaceAll('_', ' ')), input);
+        }),
+      );
+      resetFields();
+    })
+    .catch((err: unknown) => {
+      fill(fieldRows, h('p', { class: 'form-error' }, `Could not load the rules: ${err instanceof Error ? err.message : String(err)}`));
+    });
 
   const custom = h('input', {
     type: 'text',
@@ -52,6 +105,7 @@ export function renderLobby(root: HTMLElement): void {
     h('label', { for: 'rules' }, 'Rulebook '),
     rules,
     description,
+    customRules,
     h('fieldset', {}, h('legend', {}, 'Time control (minutes + seconds increment)'), tcRadios),
     submit,
     status,
@@ -66,7 +120,7 @@ export function renderLobby(root: HTMLElement): void {
     }
     status.textContent = '';
     submit.disabled = true;
-    void createMatch(rules.value, tc)
+    void createMatch(rules.value, tc, customRules.open ? changedFields() : {})
       .then(id => location.assign(`/m/${encodeURIComponent(id)}`))
       .catch((err: unknown) => {
         status.textContent = err instanceof Error ? err.message : String(err);
@@ -151,16 +205,24 @@ async function errorOf(res: Response): Promise<string> {
   return `${res.status} ${res.statusText}`;
 }
 
-async function createMatch(rules: string, timeControl: string): Promise<string> {
+async function createMatch(rules: string, timeControl: string, custom: Record<string, string>): Promise<string> {
+  const request: CreateMatch = { rules, time_control: timeControl };
+  if (Object.keys(custom).length > 0) request.custom = custom;
   const res = await fetch('/api/matches', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ rules, time_control: timeControl }),
+    body: JSON.stringify(request),
   });
   if (!res.ok) throw new Error(await errorOf(res));
   const body = (await res.json()) as CreatedMatch;
   if (!body.match_id) throw new Error('the server did not answer with a match id');
   return body.match_id;
+}
+
+async function fetchRules(): Promise<RulesCatalog> {
+  const res = await fetch('/api/rules');
+  if (!res.ok) throw new Error(await errorOf(res));
+  return (await res.json()) as RulesCatalog;
 }
 
 async function fetchArchive(offset: number): Promise<ArchiveEntry[]> {

@@ -5,6 +5,7 @@ import type { MoveMetadata } from '@lichess-org/chessground/types';
 import { BoardView, type BoardInput, type PlayerLine } from './boardview';
 import { copyText, fill, h, storageGet, storageSet, toast } from './dom';
 import {
+  bothGamesPlayedOut,
   clocksAfter,
   drawClaims,
   dropSquares,
@@ -236,7 +237,7 @@ class MatchPage {
         // Under knsb-1988 an `ended` may close one game while the other goes on: one board
         // has its result, the other still `*`.
         const oneGameOnly =
-          st.rules.startsWith('knsb') && msg.result.boards.filter(b => b !== '*').length === 1;
+          bothGamesPlayedOut(st.rules, st.settings) && msg.result.boards.filter(b => b !== '*').length === 1;
         if (!oneGameOnly) {
           st.status = 'finished';
           st.draw_offers = [];
@@ -441,7 +442,14 @@ class MatchPage {
       st.status === 'waiting' ? `waiting for players (${seated}/4)` : st.status === 'playing' ? 'playing' : 'finished';
     fill(
       this.els.header,
-      h('span', { class: 'rules' }, st.rules),
+      h(
+        'span',
+        {
+          class: 'rules',
+          title: st.settings?.map(r => `${r.field} = ${r.value}`).join('\n'),
+        },
+        st.rules,
+      ),
       h('span', { class: 'tc' }, st.time_control),
       h('span', { class: `status ${st.status}` }, status),
     );
@@ -730,7 +738,7 @@ class MatchPage {
       }
       this.renderActions();
     });
-    const claims = drawClaims(st.rules).map(claim =>
+    const claims = drawClaims(st.rules, st.settings).map(claim =>
       h(
         'button',
         { type: 'button', onclick: () => this.send({ type: 'claim_draw', claim }) },

@@ -58,6 +58,8 @@ export interface MatchState {
   boards: [BoardState, BoardState];
   clocks: Clocks;
   moves: MoveInfo[];
+  /** Every rule field, for a custom rule set only. */
+  settings?: RuleSetting[];
   result: ResultInfo | null;
   draw_offers: SeatName[];
   talk: TalkKind[];
@@ -94,6 +96,20 @@ export type ServerMessage =
 export interface CreateMatch {
   rules: string;
   time_control: string;
+  /** Fields of the preset to change (a custom rule set). */
+  custom?: Record<string, string>;
+}
+
+export interface RuleSetting {
+  field: string;
+  value: string;
+}
+
+/** The answer to `GET /api/rules`. */
+export interface RulesCatalog {
+  presets: { id: string; description: string; settings: RuleSetting[] }[];
+  /** `options` is null for a count (`none` or a number) or piece letters (`QRBN`). */
+  fields: { name: string; options: string[] | null }[];
 }
 
 export interface CreatedMatch {

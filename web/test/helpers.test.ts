@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   backoffMs,
   clocksAfter,
+  bothGamesPlayedOut,
   drawClaims,
   dropSquares,
   dropUci,
@@ -225,5 +226,23 @@ describe('outcomeFor', () => {
     expect(outcomeFor('0-1', 'WhiteA')).toBe('You lose');
     expect(outcomeFor('1/2-1/2', 'BlackA')).toBe('Draw');
     expect(outcomeFor('*', 'BlackA')).toBeNull();
+  });
+});
+
+describe('custom rule sets', () => {
+  const settings = (over: Record<string, string>) =>
+    Object.entries({ repetition_claim: '3', move_count_claim: 'none', match_ends_with_first_game: 'true', ...over }).map(
+      ([field, value]) => ({ field, value }),
+    );
+  it('offers the claims the settings allow', () => {
+    expect(drawClaims('custom', settings({}))).toEqual(['repetition']);
+    expect(drawClaims('custom', settings({ repetition_claim: 'none', move_count_claim: '30' }))).toEqual(['move-count']);
+    expect(drawClaims('custom', settings({ repetition_claim: 'none' }))).toEqual([]);
+  });
+  it('knows when both games are played out', () => {
+    expect(bothGamesPlayedOut('custom', settings({ match_ends_with_first_game: 'false' }))).toBe(true);
+    expect(bothGamesPlayedOut('custom', settings({}))).toBe(false);
+    expect(bothGamesPlayedOut('knsb-1988')).toBe(true);
+    expect(bothGamesPlayedOut('fide')).toBe(false);
   });
 });

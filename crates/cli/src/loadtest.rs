@@ -1151,6 +1151,7 @@ async fn create_match(plan: &Plan) -> Result<String, String> {
     let body = serde_json::to_string(&bughouse_protocol::CreateMatch {
         rules: plan.rules.clone(),
         time_control: plan.time_control.clone(),
+        custom: Default::default(),
     })
     .map_err(|e| e.to_string())?;
     let request = format!(

@@ -50,7 +50,7 @@ pub use position::{IllegalMove, MoveList, Position, MAX_MOVES};
 pub use rules::{
     BothFlagsRule, CaptureDestination, DrawAgreement, DropCheck, DropSquares, FlagRule,
     IllegalMoveRule, MateRule, NoMoveRule, PartnerTalk, Preset, PromotedCapture, PromotionRoles,
-    ReserveVisibility, ResignRule, Rules, UnknownPreset,
+    ReserveVisibility, ResignRule, RuleFieldError, Rules, UnknownPreset,
 };
 pub use setup::{PositionError, Setup};
 pub use shakmaty::{attacks, Bitboard, Board, ByColor, Color, File, Piece, Rank, Role, Square};

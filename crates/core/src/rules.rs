@@ -290,6 +290,66 @@ impl PromotionRoles {
     }
 }
 
+/// A rule choice with a fixed set of values, named as in [`Rules::describe`].
+trait RuleValue: Copy + 'static {
+    const ALL: &'static [Self];
+    fn name(self) -> &'static str;
+}
+
+macro_rules! rule_values {
+    ($($t:ident { $($v:ident),+ $(,)? })+) => {
+        $(
+            impl RuleValue for $t {
+                const ALL: &'static [Self] = &[$($t::$v),+];
+                fn name(self) -> &'static str {
+                    match self {
+                        $($t::$v => stringify!($v)),+
+                    }
+                }
+            }
+        )+
+    };
+}
+
+rule_values! {
+    CaptureDestination { Partner, Capturer }
+    DropSquares { AnyEmpty, OwnHalf }
+    DropCheck { Allowed, Forbidden }
+    PromotedCapture { Pawn, Piece }
+    ReserveVisibility { Always, OnRequest }
+    MateRule { Classic, Unblockable }
+    NoMoveRule { Stalemate, Wait }
+    FlagRule { Loss, LossUnlessOpponentCannotMate }
+    BothFlagsRule { DrawOnSameBoard, DrawWhenEachTeamFlagged }
+    ResignRule { AnyTime, OnMove }
+    DrawAgreement { TeamOffersOpponentsAccept, AllFour, SameGame, TeamAgainstTeam }
+    IllegalMoveRule { OpponentMayClaimWin, OpponentMayDemandReplacement }
+    PartnerTalk { Anything, MinervaKinds, PieceRequestsOnly }
+}
+
+/// A custom rule field that could not be set: which field, which value, what it takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleFieldError {
+    /// The field name.
+    pub field: String,
+    /// The value given.
+    pub value: String,
+    /// What the field takes.
+    pub expected: String,
+}
+
+impl fmt::Display for RuleFieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "rule {:?} cannot be {:?}: expected {}",
+            self.field, self.value, self.expected
+        )
+    }
+}
+
+impl std::error::Error for RuleFieldError {}
+
 /// A named preset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -567,51 +627,212 @@ impl Rules {
 
     /// Every field with its value, one `name = value` per line.
     pub fn describe(&self) -> Vec<(&'static str, String)> {
+        Rules::FIELDS
+            .iter()
+            .map(|&f| (f, self.get(f).unwrap_or_default()))
+            .collect()
+    }
+
+    /// The names of the fields, in the order of the struct and of [`Rules::describe`].
+    pub const FIELDS: [&'static str; 21] = [
+        "capture_destination",
+        "drops",
+        "drop_squares",
+        "pawn_drop_on_back_rank",
+        "drop_check",
+        "castle_with_dropped_rook",
+        "promotion_roles",
+        "promoted_capture",
+        "reserves_visible",
+        "mate",
+        "no_move",
+        "repetition_claim",
+        "move_count_claim",
+        "insufficient_material_draw",
+        "flag",
+        "both_flags",
+        "resign",
+        "draw_agreement",
+        "illegal_move",
+        "match_ends_with_first_game",
+        "partner_talk",
+    ];
+
+    /// The value of a field as text (`Forbidden`, `true`, `3`, `none`, `QRBN`), or `None` for an
+    /// unknown field name.
+    pub fn get(&self, field: &str) -> Option<String> {
         let opt = |v: Option<u32>| v.map_or_else(|| "none".to_owned(), |n| n.to_string());
-        vec![
-            (
-                "capture_destination",
-                format!("{:?}", self.capture_destination),
-            ),
-            ("drops", self.drops.to_string()),
-            ("drop_squares", format!("{:?}", self.drop_squares)),
-            (
-                "pawn_drop_on_back_rank",
-                self.pawn_drop_on_back_rank.to_string(),
-            ),
-            ("drop_check", format!("{:?}", self.drop_check)),
-            (
-                "castle_with_dropped_rook",
-                self.castle_with_dropped_rook.to_string(),
-            ),
-            (
-                "promotion_roles",
-                self.promotion_roles
-                    .iter()
-                    .map(|r| r.upper_char().to_string())
-                    .collect::<Vec<_>>()
-                    .join(""),
-            ),
-            ("promoted_capture", format!("{:?}", self.promoted_capture)),
-            ("reserves_visible", format!("{:?}", self.reserves_visible)),
-            ("mate", format!("{:?}", self.mate)),
-            ("no_move", format!("{:?}", self.no_move)),
-            ("repetition_claim", opt(self.repetition_claim)),
-            ("move_count_claim", opt(self.move_count_claim)),
-            (
-                "insufficient_material_draw",
-                self.insufficient_material_draw.to_string(),
-            ),
-            ("flag", format!("{:?}", self.flag)),
-            ("both_flags", format!("{:?}", self.both_flags)),
-            ("resign", format!("{:?}", self.resign)),
-            ("draw_agreement", format!("{:?}", self.draw_agreement)),
-            ("illegal_move", format!("{:?}", self.illegal_move)),
-            (
-                "match_ends_with_first_game",
-                self.match_ends_with_first_game.to_string(),
-            ),
-            ("partner_talk", format!("{:?}", self.partner_talk)),
-        ]
+        Some(match field {
+            "capture_destination" => self.capture_destination.name().to_owned(),
+            "drops" => self.drops.to_string(),
+            "drop_squares" => self.drop_squares.name().to_owned(),
+            "pawn_drop_on_back_rank" => self.pawn_drop_on_back_rank.to_string(),
+            "drop_check" => self.drop_check.name().to_owned(),
+            "castle_with_dropped_rook" => self.castle_with_dropped_rook.to_string(),
+            "promotion_roles" => self
+                .promotion_roles
+                .iter()
+                .map(|r| r.upper_char())
+                .collect(),
+            "promoted_capture" => self.promoted_capture.name().to_owned(),
+            "reserves_visible" => self.reserves_visible.name().to_owned(),
+            "mate" => self.mate.name().to_owned(),
+            "no_move" => self.no_move.name().to_owned(),
+            "repetition_claim" => opt(self.repetition_claim),
+            "move_count_claim" => opt(self.move_count_claim),
+            "insufficient_material_draw" => self.insufficient_material_draw.to_string(),
+            "flag" => self.flag.name().to_owned(),
+            "both_flags" => self.both_flags.name().to_owned(),
+            "resign" => self.resign.name().to_owned(),
+            "draw_agreement" => self.draw_agreement.name().to_owned(),
+            "illegal_move" => self.illegal_move.name().to_owned(),
+            "match_ends_with_first_game" => self.match_ends_with_first_game.to_string(),
+            "partner_talk" => self.partner_talk.name().to_owned(),
+            _ => return None,
+        })
+    }
+
+    /// The values a field may take, for a choice in a user interface; `None` for the fields
+    /// that take a number (`repetition_claim`, `move_count_claim`: a count or `none`) or a set
+    /// of piece letters (`promotion_roles`), and for unknown names.
+    pub fn options(field: &str) -> Option<Vec<&'static str>> {
+        const BOOL: &[&str] = &["true", "false"];
+        fn names<T: RuleValue>() -> Vec<&'static str> {
+            T::ALL.iter().map(|v| v.name()).collect()
+        }
+        Some(match field {
+            "capture_destination" => names::<CaptureDestination>(),
+            "drop_squares" => names::<DropSquares>(),
+            "drop_check" => names::<DropCheck>(),
+            "promoted_capture" => names::<PromotedCapture>(),
+            "reserves_visible" => names::<ReserveVisibility>(),
+            "mate" => names::<MateRule>(),
+            "no_move" => names::<NoMoveRule>(),
+            "flag" => names::<FlagRule>(),
+            "both_flags" => names::<BothFlagsRule>(),
+            "resign" => names::<ResignRule>(),
+            "draw_agreement" => names::<DrawAgreement>(),
+            "illegal_move" => names::<IllegalMoveRule>(),
+            "partner_talk" => names::<PartnerTalk>(),
+            "drops"
+            | "pawn_drop_on_back_rank"
+            | "castle_with_dropped_rook"
+            | "insufficient_material_draw"
+            | "match_ends_with_first_game" => BOOL.to_vec(),
+            _ => return None,
+        })
+    }
+
+    /// Sets one field from text, as [`Rules::get`] writes it: the way to build a custom rule
+    /// set from a preset.
+    ///
+    /// # Errors
+    ///
+    /// [`RuleFieldError`] naming the field and the value when the field is unknown or the
+    /// value is not one it takes (a count of at least 2 for `repetition_claim`, at least 1
+    /// for `move_count_claim`, or `none`; one or more of `QRBN` for `promotion_roles`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use bughouse_core::{DropCheck, Rules};
+    ///
+    /// let mut rules = Rules::fide();
+    /// rules.set("drop_check", "Forbidden").unwrap();
+    /// assert_eq!(rules.drop_check, DropCheck::Forbidden);
+    /// assert!(rules.set("drop_check", "Sometimes").is_err());
+    /// ```
+    pub fn set(&mut self, field: &str, value: &str) -> Result<(), RuleFieldError> {
+        let err = |expected: String| RuleFieldError {
+            field: field.to_owned(),
+            value: value.to_owned(),
+            expected,
+        };
+        fn pick<T: RuleValue>(value: &str) -> Result<T, String> {
+            T::ALL
+                .iter()
+                .copied()
+                .find(|v| v.name().eq_ignore_ascii_case(value))
+                .ok_or_else(|| {
+                    let names: Vec<&str> = T::ALL.iter().map(|v| v.name()).collect();
+                    format!("one of {}", names.join(", "))
+                })
+        }
+        let boolean = |v: &str| match v {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err("true or false".to_owned()),
+        };
+        let count = |v: &str, min: u32| {
+            if v == "none" {
+                return Ok(None);
+            }
+            match v.parse::<u32>() {
+                Ok(n) if n >= min && n <= 10_000 => Ok(Some(n)),
+                _ => Err(format!("none or a whole number from {min} to 10000")),
+            }
+        };
+        let r = self;
+        match field {
+            "capture_destination" => r.capture_destination = pick(value).map_err(err)?,
+            "drops" => r.drops = boolean(value).map_err(err)?,
+            "drop_squares" => r.drop_squares = pick(value).map_err(err)?,
+            "pawn_drop_on_back_rank" => r.pawn_drop_on_back_rank = boolean(value).map_err(err)?,
+            "drop_check" => r.drop_check = pick(value).map_err(err)?,
+            "castle_with_dropped_rook" => {
+                r.castle_with_dropped_rook = boolean(value).map_err(err)?;
+            }
+            "promotion_roles" => {
+                let mut roles = Vec::new();
+                for c in value.chars() {
+                    match shakmaty::Role::from_char(c.to_ascii_lowercase()) {
+                        Some(
+                            role @ (shakmaty::Role::Knight
+                            | shakmaty::Role::Bishop
+                            | shakmaty::Role::Rook
+                            | shakmaty::Role::Queen),
+                        ) if !roles.contains(&role) => {
+                            roles.push(role);
+                        }
+                        _ => return Err(err("one or more of the letters Q, R, B, N".to_owned())),
+                    }
+                }
+                if roles.is_empty() {
+                    return Err(err("one or more of the letters Q, R, B, N".to_owned()));
+                }
+                r.promotion_roles = PromotionRoles::from_roles(&roles);
+            }
+            "promoted_capture" => r.promoted_capture = pick(value).map_err(err)?,
+            "reserves_visible" => r.reserves_visible = pick(value).map_err(err)?,
+            "mate" => r.mate = pick(value).map_err(err)?,
+            "no_move" => r.no_move = pick(value).map_err(err)?,
+            "repetition_claim" => r.repetition_claim = count(value, 2).map_err(err)?,
+            "move_count_claim" => r.move_count_claim = count(value, 1).map_err(err)?,
+            "insufficient_material_draw" => {
+                r.insufficient_material_draw = boolean(value).map_err(err)?;
+            }
+            "flag" => r.flag = pick(value).map_err(err)?,
+            "both_flags" => r.both_flags = pick(value).map_err(err)?,
+            "resign" => r.resign = pick(value).map_err(err)?,
+            "draw_agreement" => r.draw_agreement = pick(value).map_err(err)?,
+            "illegal_move" => r.illegal_move = pick(value).map_err(err)?,
+            "match_ends_with_first_game" => {
+                r.match_ends_with_first_game = boolean(value).map_err(err)?;
+            }
+            "partner_talk" => r.partner_talk = pick(value).map_err(err)?,
+            _ => {
+                return Err(RuleFieldError {
+                    field: field.to_owned(),
+                    value: value.to_owned(),
+                    expected: format!("a field name: {}", Rules::FIELDS.join(", ")),
+                })
+            }
+        }
+        Ok(())
+    }
+
+    /// The preset these rules are exactly, if any.
+    pub fn preset(&self) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|p| p.rules() == *self)
     }
 }

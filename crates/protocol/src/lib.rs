@@ -7,6 +7,8 @@
 //! Moves travel in UCI (`e2e4`, `e7e8q`, `e1g1`, `N@f3`), positions as FEN with bracketed
 //! reserves, times in milliseconds.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 /// The largest message a client may send, in bytes. Larger frames are refused.
@@ -202,6 +204,10 @@ pub struct MatchState {
     pub draw_offers: Vec<SeatName>,
     /// The partner-talk kinds this match's rulebook allows.
     pub talk: Vec<TalkKind>,
+    /// Every field of the rule set, when `rules` is `custom` (a preset's settings are in
+    /// `GET /api/rules`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub settings: Vec<RuleSetting>,
 }
 
 /// What the server sends.
@@ -286,11 +292,58 @@ pub enum ServerMessage {
 
 /// The body of `POST /api/matches`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CreateMatch {
-    /// A preset id (`fide`, `minerva-2014`, `knsb-1988`, `uscf-scholastic-2006`).
+    /// A preset id (`fide`, `minerva-2014`, `knsb-1988`, `uscf-scholastic-2006`): the rules,
+    /// or the base of a custom rule set.
     pub rules: String,
     /// The time control, `5+0` (minutes + seconds of increment).
     pub time_control: String,
+    /// Fields of the preset to change, by name, with values as `GET /api/rules` lists them
+    /// (`{"drop_check": "Forbidden", "repetition_claim": "none"}`). A set that differs from
+    /// every preset is called `custom`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub custom: BTreeMap<String, String>,
+}
+
+/// The answer to `GET /api/rules`: the presets with their settings, and what each field takes,
+/// to build a custom rule set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RulesCatalog {
+    /// Every preset a match can be created with.
+    pub presets: Vec<PresetInfo>,
+    /// Every field of a rule set, in order.
+    pub fields: Vec<RuleField>,
+}
+
+/// One preset in [`RulesCatalog`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PresetInfo {
+    /// The id (`fide`).
+    pub id: String,
+    /// One line about it.
+    pub description: String,
+    /// Every field with its value under this preset.
+    pub settings: Vec<RuleSetting>,
+}
+
+/// A field of a rule set and its value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleSetting {
+    /// The field name (`drop_check`).
+    pub field: String,
+    /// The value (`Forbidden`).
+    pub value: String,
+}
+
+/// What one field of a rule set takes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleField {
+    /// The field name.
+    pub name: String,
+    /// The values to choose from; `None` for a count (`none` or a number) or a set of piece
+    /// letters (`promotion_roles`, e.g. `QRBN`).
+    pub options: Option<Vec<String>>,
 }
 
 /// The answer to `POST /api/matches`.

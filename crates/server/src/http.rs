@@ -21,7 +21,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::serve::ListenerExt;
 use axum::{Json, Router};
-use bughouse_protocol::{CreateMatch, CreatedMatch, MatchState, MAX_CLIENT_MESSAGE};
+use bughouse_core::{Preset, Rules};
+use bughouse_protocol::{
+    CreateMatch, CreatedMatch, MatchState, PresetInfo, RuleField, RulesCatalog, MAX_CLIENT_MESSAGE,
+};
 use bughouse_store::{Store, Write};
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpListener;
@@ -152,6 +155,7 @@ async fn serve(listener: TcpListener, store: Store) -> Result<(), ServerError> {
         .route("/api/matches/{id}/bpgn", get(bpgn))
         .route("/api/matches/{id}/positions", get(positions))
         .route("/api/archive", get(archive))
+        .route("/api/rules", get(rules_catalog))
         .route("/ws", get(websocket))
         .with_state(app);
     // Moves are small messages that must leave at once: no Nagle delay.
@@ -216,6 +220,27 @@ async fn create(State(app): State<App>, body: Option<Json<CreateMatch>>) -> Resp
         Ok(Err(e)) => json_error(StatusCode::BAD_REQUEST, e),
         Err(_) => json_error(StatusCode::SERVICE_UNAVAILABLE, "server is stopping"),
     }
+}
+
+/// `GET /api/rules`: the presets and what each rule field takes.
+async fn rules_catalog() -> Json<RulesCatalog> {
+    let presets = Preset::ALL
+        .into_iter()
+        .filter(|p| p.rules().sets() == 2)
+        .map(|p| PresetInfo {
+            id: p.id().to_owned(),
+            description: p.description().to_owned(),
+            settings: crate::hub::rule_settings(&p.rules()),
+        })
+        .collect();
+    let fields = Rules::FIELDS
+        .into_iter()
+        .map(|name| RuleField {
+            name: name.to_owned(),
+            options: Rules::options(name).map(|o| o.into_iter().map(str::to_owned).collect()),
+        })
+        .collect();
+    Json(RulesCatalog { presets, fields })
 }
 
 async fn state(State(app): State<App>, Path(id): Path<String>) -> Response {
@@ -427,7 +452,12 @@ async fn hub_task(mut hub: Hub, mut rx: mpsc::Receiver<Command>, store: Store, s
                 }
                 Command::Rtt(conn, rtt) => hub.observe_rtt(conn, rtt),
                 Command::Create { request, reply } => {
-                    match hub.create_match(&request.rules, &request.time_control, now) {
+                    match hub.create_custom(
+                        &request.rules,
+                        &request.custom,
+                        &request.time_control,
+                        now,
+                    ) {
                         Ok((id, fx)) => {
                             commit.effects.extend(fx);
                             // The match exists once it is stored: answer after the stores.
@@ -640,11 +670,11 @@ fn store_write(op: StoreOp, _now: Duration) -> Write {
         StoreOp::CreateMatch {
             id,
             preset,
+            rules,
             time_control,
             rematch_of,
         } => {
-            let rules_json = serde_json::to_string(&preset.parse::<bughouse_core::Rules>().ok())
-                .unwrap_or_else(|_| "null".into());
+            let rules_json = serde_json::to_string(&rules).unwrap_or_else(|_| "null".into());
             Write::CreateMatch(bughouse_store::NewMatch {
                 id,
                 rules_preset: preset,

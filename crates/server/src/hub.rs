@@ -3,7 +3,7 @@
 //! (`http.rs`) turns websocket frames into [`Input`]s, executes the [`Effect`]s in order (stores
 //! before sends, so a move is stored before it is acknowledged) and wakes the hub for flags.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::time::Duration;
 
 use bughouse_core::{
@@ -11,8 +11,8 @@ use bughouse_core::{
     TimeControl,
 };
 use bughouse_protocol::{
-    BoardState, ClientMessage, Clocks, MatchState, MoveInfo, ResultInfo, SeatInfo, ServerMessage,
-    TalkKind, MAX_CHAT, MAX_CLIENT_MESSAGE, MAX_NAME,
+    BoardState, ClientMessage, Clocks, MatchState, MoveInfo, ResultInfo, RuleSetting, SeatInfo,
+    ServerMessage, TalkKind, MAX_CHAT, MAX_CLIENT_MESSAGE, MAX_NAME,
 };
 use rand::rngs::StdRng;
 use rand::{RngCore, SeedableRng};
@@ -66,8 +66,10 @@ pub enum StoreOp {
     CreateMatch {
         /// The id.
         id: String,
-        /// The preset id.
+        /// The preset id, or `custom`.
         preset: String,
+        /// The rules.
+        rules: Rules,
         /// The time control.
         time_control: TimeControl,
         /// The match it is a rematch of.
@@ -201,6 +203,26 @@ pub enum CreateError {
     /// The time control cannot be read.
     #[error(transparent)]
     TimeControl(#[from] bughouse_core::ParseTimeControlError),
+    /// A field of a custom rule set is unknown or cannot take its value.
+    #[error(transparent)]
+    Field(#[from] bughouse_core::RuleFieldError),
+}
+
+/// The id of the preset `rules` are, or `custom`.
+fn rules_label(rules: &Rules) -> String {
+    rules.preset().map_or("custom", Preset::id).to_owned()
+}
+
+/// Every field of a rule set with its value.
+pub fn rule_settings(rules: &Rules) -> Vec<RuleSetting> {
+    rules
+        .describe()
+        .into_iter()
+        .map(|(field, value)| RuleSetting {
+            field: field.to_owned(),
+            value,
+        })
+        .collect()
 }
 
 fn seat_index(seat: Seat) -> usize {
@@ -379,6 +401,11 @@ impl LiveMatch {
                 .map(seat_name)
                 .collect(),
             talk: talk_kinds(self.game.rules()),
+            settings: if self.game.rules().preset().is_some() {
+                Vec::new()
+            } else {
+                rule_settings(self.game.rules())
+            },
         }
     }
 
@@ -441,14 +468,36 @@ impl Hub {
         now: Duration,
     ) -> Result<(String, Vec<Effect>), CreateError> {
         self.now = now;
+        self.create_custom(preset, &BTreeMap::new(), time_control, now)
+    }
+
+    /// Creates a match with a preset's rules changed in the `custom` fields (names and values
+    /// as [`Rules::set`] takes them). A set equal to some preset carries that preset's id,
+    /// any other is `custom`.
+    ///
+    /// # Errors
+    ///
+    /// An unknown preset, field or value, or an unreadable time control.
+    pub fn create_custom(
+        &mut self,
+        preset: &str,
+        custom: &BTreeMap<String, String>,
+        time_control: &str,
+        now: Duration,
+    ) -> Result<(String, Vec<Effect>), CreateError> {
+        self.now = now;
         let preset: Preset = preset.parse()?;
+        let mut rules = preset.rules();
+        for (field, value) in custom {
+            rules.set(field, value)?;
+        }
         let tc: TimeControl = time_control.parse()?;
-        Ok(self.create_with(preset, tc, None))
+        Ok(self.create_with(rules, tc, None))
     }
 
     fn create_with(
         &mut self,
-        preset: Preset,
+        rules: Rules,
         tc: TimeControl,
         rematch_of: Option<String>,
     ) -> (String, Vec<Effect>) {
@@ -458,12 +507,12 @@ impl Hub {
                 break id;
             }
         };
-        let rules = preset.rules();
+        let label = rules_label(&rules);
         self.matches.insert(
             id.clone(),
             LiveMatch {
                 id: id.clone(),
-                preset: preset.id().to_owned(),
+                preset: label.clone(),
                 game: Match::new(rules, tc),
                 seats: [None, None, None, None],
                 watchers: Vec::new(),
@@ -477,7 +526,8 @@ impl Hub {
         );
         let effects = vec![Effect::Store(StoreOp::CreateMatch {
             id: id.clone(),
-            preset: preset.id().to_owned(),
+            preset: label,
+            rules,
             time_control: tc,
             rematch_of,
         })];
@@ -1300,7 +1350,7 @@ impl Hub {
             ));
             return;
         }
-        let preset: Preset = m.preset.parse().unwrap_or(Preset::Fide);
+        let rules = *m.game.rules();
         let tc = m.game.time_control();
         // Same teams: each team takes the other colours (WhiteA <-> BlackA, WhiteB <-> BlackB),
         // so partners stay partners. Swapped: the players of board B change places, so each
@@ -1315,7 +1365,7 @@ impl Hub {
             })
             .collect();
         let watchers = m.watchers.clone();
-        let (new_id, mut created) = self.create_with(preset, tc, Some(id.to_owned()));
+        let (new_id, mut created) = self.create_with(rules, tc, Some(id.to_owned()));
         fx.append(&mut created);
         if let Some(nm) = self.matches.get_mut(&new_id) {
             for (old, holder) in holders.into_iter().enumerate() {
@@ -1380,16 +1430,22 @@ impl Hub {
         now: Duration,
     ) -> Result<(), String> {
         self.now = now;
-        let preset: Preset = stored.rules_preset.parse().map_err(|e| format!("{e}"))?;
+        // The full rule set is stored as JSON (a custom set has no preset to fall back on);
+        // rows written before that column was filled name a preset.
+        let rules = match serde_json::from_str::<Rules>(&stored.rules_json) {
+            Ok(rules) => rules,
+            Err(_) => stored
+                .rules_preset
+                .parse::<Preset>()
+                .map_err(|e| format!("{e}"))?
+                .rules(),
+        };
         let tc = TimeControl {
             base: Duration::from_millis(u64::try_from(stored.base_ms).unwrap_or(0)),
             increment: Duration::from_millis(u64::try_from(stored.increment_ms).unwrap_or(0)),
         };
-        let mut game = Match::from_positions(
-            preset.rules(),
-            tc,
-            [Position::new(preset.rules()), Position::new(preset.rules())],
-        );
+        let mut game =
+            Match::from_positions(rules, tc, [Position::new(rules), Position::new(rules)]);
         let mut seats: [Option<SeatHolder>; 4] = [None, None, None, None];
         for (i, s) in stored.seats.iter().enumerate() {
             if let Some(s) = s {
@@ -1436,7 +1492,7 @@ impl Hub {
             id.clone(),
             LiveMatch {
                 id: id.clone(),
-                preset: preset.id().to_owned(),
+                preset: rules_label(&rules),
                 game,
                 seats,
                 watchers: Vec::new(),

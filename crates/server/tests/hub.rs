@@ -401,3 +401,66 @@ fn rematch_keeps_the_teams_and_the_tokens() {
     // His partner is still player4, now WhiteB.
     assert_eq!(state.seats[2].name.as_deref(), Some("player4"));
 }
+
+#[test]
+fn a_custom_rule_set_is_played_and_stored_as_it_was_chosen() {
+    let mut h = Harness::new();
+    let custom = [
+        ("drop_check".to_owned(), "Forbidden".to_owned()),
+        ("partner_talk".to_owned(), "PieceRequestsOnly".to_owned()),
+    ]
+    .into_iter()
+    .collect();
+    let (id, fx) = h
+        .hub
+        .create_custom("fide", &custom, "3+2", h.now)
+        .expect("valid");
+    match &fx[0] {
+        Effect::Store(StoreOp::CreateMatch { preset, rules, .. }) => {
+            assert_eq!(preset, "custom");
+            assert_eq!(rules.drop_check, bughouse_core::DropCheck::Forbidden);
+        }
+        other => panic!("expected the match to be stored first, got {other:?}"),
+    }
+    let state = h.hub.public_state(&id, h.now).expect("exists");
+    assert_eq!(state.rules, "custom");
+    assert_eq!(state.talk, vec![TalkKind::Need]);
+    assert!(state
+        .settings
+        .iter()
+        .any(|s| s.field == "drop_check" && s.value == "Forbidden"));
+    h.seat_four(&id);
+    h.play(1, "e2e4");
+    h.play(2, "d7d5");
+    h.play(1, "e4d5"); // BlackB receives the pawn
+    h.play(3, "d2d4");
+    // P@d2 would check the king on e1: refused under the custom set, allowed under fide.
+    let fx = h.play(4, "P@d2");
+    assert!(error_code(&fx, 4).is_some(), "{fx:?}");
+    let fx = h.play(4, "P@d3");
+    assert_eq!(error_code(&fx, 4), None, "{fx:?}");
+}
+
+#[test]
+fn a_custom_rule_set_with_a_bad_field_is_refused_with_its_name() {
+    let mut h = Harness::new();
+    for (field, value) in [("drop_check", "Sometimes"), ("no_such_rule", "true")] {
+        let custom = [(field.to_owned(), value.to_owned())].into_iter().collect();
+        let e = h
+            .hub
+            .create_custom("fide", &custom, "3+2", h.now)
+            .expect_err("refused");
+        assert!(e.to_string().contains(field), "{e}");
+    }
+    // Changing nothing, or changing a field to its preset value, keeps the preset's name.
+    let custom = [("drop_check".to_owned(), "Forbidden".to_owned())]
+        .into_iter()
+        .collect();
+    let (id, _) = h
+        .hub
+        .create_custom("knsb-1988", &custom, "5+0", h.now)
+        .expect("valid");
+    let state = h.hub.public_state(&id, h.now).expect("exists");
+    assert_eq!(state.rules, "knsb-1988");
+    assert!(state.settings.is_empty());
+}

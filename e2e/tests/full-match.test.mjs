@@ -1,6 +1,9 @@
 // Four players in four browser contexts create a match in the lobby, sit through the match page
-// and play, by clicking on the chessground boards and pockets, a match that ends with a queen
-// drop mate the partner's capture made possible. Each is then shown his team's win or loss.
+// and play, by clicking on the chessground boards and pockets, a full match in each rulebook
+// preset: under fide, minerva-2014 and uscf-scholastic-2006 a queen drop mate the partner's
+// capture made possible ends it; under knsb-1988 (no checking drops, K5A; both games played out,
+// K11G) a mate by a move ends board A and a resignation on move (K11B) board B. Each player is
+// then shown his team's result. A last test creates a custom rule set in the lobby.
 //
 // Run by e2e/run.sh, which starts the server and sets BUGHOUSE_URL.
 
@@ -22,7 +25,7 @@ const NAMES = { WhiteA: 'Alice', BlackA: 'Bob', WhiteB: 'Carol', BlackB: 'Dave' 
 // taken by BlackB's bishop; the queen goes to BlackB's partner WhiteA, who drops it on f7, a
 // contact check guarded by the bishop on c4: mate, and WhiteA + BlackB win (checked beforehand
 // with `bughouse replay --rules fide` on the same moves as BPGN).
-const SCRIPT = [
+const DROP_MATE = [
   { seat: 'WhiteA', from: 'e2', to: 'e4', label: '1A. e4' },
   { seat: 'WhiteB', from: 'e2', to: 'e4', label: '1B. e4' },
   { seat: 'BlackA', from: 'e7', to: 'e5', label: '1a. e5' },
@@ -32,6 +35,27 @@ const SCRIPT = [
   { seat: 'BlackA', from: 'f7', to: 'f6', label: '2a. f6' },
   { seat: 'BlackB', from: 'c8', to: 'g4', label: '2b. Bxg4' },
   { seat: 'WhiteA', drop: 'queen', to: 'f7', label: '3A. Q@f7#' },
+];
+
+// Under knsb-1988 the drop Q@f7 would check, which K5A forbids: WhiteA mates with a move
+// (Qxf7#), which ends board A only (K11G); WhiteB then resigns board B on move (K11B), and
+// WhiteA + BlackB win both games.
+const KNSB = [
+  { seat: 'WhiteA', from: 'e2', to: 'e4', label: '1A. e4' },
+  { seat: 'BlackA', from: 'e7', to: 'e5', label: '1a. e5' },
+  { seat: 'WhiteA', from: 'f1', to: 'c4', label: '2A. Bc4' },
+  { seat: 'BlackA', from: 'b8', to: 'c6', label: '2a. Nc6' },
+  { seat: 'WhiteA', from: 'd1', to: 'h5', label: '3A. Qh5' },
+  { seat: 'BlackA', from: 'g8', to: 'f6', label: '3a. Nf6' },
+  { seat: 'WhiteA', from: 'h5', to: 'f7', label: '4A. Qxf7#' },
+  { seat: 'WhiteB', resign: true },
+];
+
+const PRESETS = [
+  { rules: 'fide', script: DROP_MATE, score: '1-0', boardLabel: 'board A: 1-0 (checkmate)' },
+  { rules: 'minerva-2014', script: DROP_MATE, score: '1-0', boardLabel: 'board A: 1-0 (checkmate)' },
+  { rules: 'uscf-scholastic-2006', script: DROP_MATE, score: '1-0', boardLabel: 'board A: 1-0 (checkmate)' },
+  { rules: 'knsb-1988', script: KNSB, score: '1-0', boardLabel: 'board A: 1-0 (checkmate)', boards: 'board A 1-0 · board B 0-1' },
 ];
 
 const WINNERS = new Set(['WhiteA', 'BlackB']);
@@ -62,6 +86,10 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
+});
+
+after(() => {
+  assert.deepEqual(pageErrors, [], 'no script errors in any page');
 });
 
 async function newPlayer(seat) {
@@ -106,11 +134,17 @@ async function everyoneSees(n, label) {
   }
 }
 
-test('four players in the browser play to a queen drop mate', { timeout: 180_000 }, async () => {
+for (const preset of PRESETS) {
+  test(`four players in the browser play a full match under ${preset.rules}`, { timeout: 180_000 }, async () => {
+    await playMatch(preset);
+  });
+}
+
+async function playMatch({ rules, script, score, boardLabel, boards }) {
   // WhiteA creates the match in the lobby.
   const host = await newPlayer('WhiteA');
   await host.goto(`${BASE}/`);
-  await host.locator('#rules').selectOption('fide');
+  await host.locator('#rules').selectOption(rules);
   await host.locator('input[name=tc][value="5+0"]').check();
   await host.getByRole('button', { name: 'Create match' }).click();
   await host.waitForURL(/\/m\/[^/]+$/);
@@ -136,11 +170,19 @@ test('four players in the browser play to a queen drop mate', { timeout: 180_000
     assert.equal(await bottom.textContent(), seat);
   }
 
-  for (const [i, step] of SCRIPT.entries()) {
+  await host.locator('.match-info .rules', { hasText: rules }).waitFor();
+  let moves = 0;
+  for (const step of script) {
     const page = players[step.seat];
     const color = colorOf(step.seat);
     // His move: his name at the bottom of his board is marked to move.
     await page.locator('.board-col.main.mine .player.bottom.to-move').waitFor();
+    if (step.resign) {
+      // Resign asks for a second click to confirm.
+      await page.getByRole('button', { name: 'Resign' }).click();
+      await page.getByRole('button', { name: 'Really resign?' }).click();
+      continue;
+    }
     if (step.drop) {
       const piece = page.locator(`.board-col.main .pocket.bottom .pocket-piece.usable:has(piece.${step.drop})`);
       await piece.click();
@@ -150,7 +192,8 @@ test('four players in the browser play to a queen drop mate', { timeout: 180_000
       await clickSquare(page, step.from, color);
       await clickSquare(page, step.to, color);
     }
-    await everyoneSees(i + 1, step.label);
+    moves += 1;
+    await everyoneSees(moves, step.label);
   }
 
   // The queen WhiteA dropped came from BlackB's capture on board B.
@@ -158,7 +201,9 @@ test('four players in the browser play to a queen drop mate', { timeout: 180_000
     const page = players[seat];
     const result = page.locator('section.result');
     await result.locator('.score').waitFor();
-    assert.equal(await result.locator('.score').textContent(), '1-0', seat);
+    await result.locator('.score', { hasText: score }).waitFor();
+    assert.equal(await result.locator('.score').textContent(), score, seat);
+    if (boards) assert.equal(await result.locator('.boards-result').textContent(), boards, seat);
     assert.equal(await result.locator('.verdict').textContent(), 'WhiteA and BlackB win', seat);
     assert.match((await result.locator('.reason').textContent()) ?? '', /mate/i, seat);
     assert.equal(await result.locator('.outcome').textContent(), WINNERS.has(seat) ? 'You win' : 'You lose', seat);
@@ -166,14 +211,16 @@ test('four players in the browser play to a queen drop mate', { timeout: 180_000
   }
   // Board A shows the mate: the black king on e8 in check, the white queen on f7.
   const boardA = players.BlackA.locator('.board-col.main');
-  assert.equal(await boardA.locator('.board-label').textContent(), 'board A: 1-0 (checkmate)');
+  assert.equal(await boardA.locator('.board-label').textContent(), boardLabel);
   await boardA.locator('cg-board square.check').waitFor();
-  assert.equal(await boardA.locator('cg-board piece.white.queen').count(), 2, 'the d1 queen and the dropped one');
-  const pocketQueen = players.WhiteA.locator('.board-col.main .pocket.bottom .pocket-piece:has(piece.queen)');
-  assert.equal(await pocketQueen.getAttribute('data-count'), '0', "WhiteA's pocket is empty again");
+  if (script === DROP_MATE) {
+    assert.equal(await boardA.locator('cg-board piece.white.queen').count(), 2, 'the d1 queen and the dropped one');
+    const pocketQueen = players.WhiteA.locator('.board-col.main .pocket.bottom .pocket-piece:has(piece.queen)');
+    assert.equal(await pocketQueen.getAttribute('data-count'), '0', "WhiteA's pocket is empty again");
+  }
 
   for (const seat of SEATS) {
-    await players[seat].screenshot({ path: join(ARTIFACTS, `final-${seat}.png`), fullPage: true });
+    await players[seat].screenshot({ path: join(ARTIFACTS, `final-${rules}-${seat}.png`), fullPage: true });
   }
 
   // The lobby's archive lists the finished match.
@@ -182,8 +229,42 @@ test('four players in the browser play to a queen drop mate', { timeout: 180_000
   const id = decodeURIComponent(new URL(matchUrl).pathname.split('/').pop());
   const row = lobby.locator('.archive tbody tr').filter({ has: lobby.locator(`a[href="/m/${encodeURIComponent(id)}"]`) });
   await row.waitFor();
-  assert.match((await row.textContent()) ?? '', /Alice & Dave.*Bob & Carol.*1-0/);
-  await lobby.screenshot({ path: join(ARTIFACTS, 'lobby.png'), fullPage: true });
+  assert.match((await row.textContent()) ?? '', new RegExp(`${rules}.*Alice & Dave.*Bob & Carol.*${score}`));
+  await lobby.screenshot({ path: join(ARTIFACTS, `lobby-${rules}.png`), fullPage: true });
 
-  assert.deepEqual(pageErrors, [], 'no script errors in any page');
+  for (const page of Object.values(players)) await page.context().close();
+  for (const key of Object.keys(players)) delete players[key];
+}
+
+test('a custom rule set is chosen in the lobby and shown on the match page', { timeout: 60_000 }, async () => {
+  const host = await newPlayer('WhiteA');
+  await host.goto(`${BASE}/`);
+  await host.locator('#rules').selectOption('fide');
+  await host.locator('#custom-rules summary').click();
+  // The fields start at the preset's values.
+  await host.locator('#rule-drop_check').waitFor();
+  assert.equal(await host.locator('#rule-drop_check').inputValue(), 'Allowed');
+  await host.locator('#rule-drop_check').selectOption('Forbidden');
+  await host.locator('#rule-move_count_claim').fill('40');
+  await host.getByRole('button', { name: 'Create match' }).click();
+  await host.waitForURL(/\/m\/[^/]+$/);
+  const rulesTag = host.locator('.match-info .rules', { hasText: 'custom' });
+  await rulesTag.waitFor();
+  const title = (await rulesTag.getAttribute('title')) ?? '';
+  assert.match(title, /drop_check = Forbidden/);
+  assert.match(title, /move_count_claim = 40/);
+
+  // A bad value is refused with the field's name, and nothing is created.
+  await host.goto(`${BASE}/`);
+  await host.locator('#custom-rules summary').click();
+  await host.locator('#rule-repetition_claim').fill('1');
+  await host.getByRole('button', { name: 'Create match' }).click();
+  await host.locator('.form-error', { hasText: 'repetition_claim' }).waitFor();
+  assert.match(host.url(), /\/$/);
+  // That refusal is the one console error the page may show.
+  const refused = pageErrors.findIndex(e => e.includes('status of 400'));
+  assert.ok(refused >= 0, 'the refused creation was a 400');
+  pageErrors.splice(refused, 1);
+  await host.context().close();
+  delete players.WhiteA;
 });
