@@ -7,9 +7,12 @@ use std::time::Instant;
 use bughouse_core::{divide, perft, BoardGame, Position, Preset, Rules};
 use clap::{Parser, Subcommand};
 
+mod arena;
 mod loadtest;
 mod replay;
 mod tournament;
+mod uci_client;
+mod uci_engine;
 
 #[derive(Parser)]
 #[command(
@@ -100,6 +103,12 @@ enum Command {
         #[command(subcommand)]
         command: tournament::TournamentCommand,
     },
+    /// Play N bughouse matches between two teams (our bot or outside UCI engines) in virtual
+    /// time; print a results table and `team1 S1 - S2 team2 (P%)` last.
+    Arena(arena::Args),
+    /// Run our engine as a UCI engine on standard input and output (variants bughouse and
+    /// crazyhouse; positions with reserves as Fairy-Stockfish writes them).
+    Uci,
     /// List the rules presets, or print every field of one.
     Rules {
         /// A preset id.
@@ -148,6 +157,8 @@ fn main() -> ExitCode {
         Command::Serve { addr, database } => serve(addr, database),
         Command::Tournament { command } => tournament::run(command),
         Command::Loadtest(args) => loadtest::main(args),
+        Command::Arena(args) => arena::main(args),
+        Command::Uci => uci_engine::main(),
         Command::Replay { rules, time, files } => {
             let mut out = io::BufWriter::new(io::stdout().lock());
             match replay::run(&files, rules, time, &mut out).and_then(|t| out.flush().map(|()| t)) {

@@ -1,0 +1,362 @@
+//! `bughouse uci`: our engine as a UCI engine on standard input and output, for GUIs and for
+//! other programs' arenas.
+//!
+//! One board is searched at a time ([`Searcher`]): under `UCI_Variant bughouse` (the default,
+//! fide rules) a capture leaves the board, as the other board is not known; under `crazyhouse`
+//! it goes to the capturer's reserve. Positions are read the way Fairy-Stockfish writes them:
+//! reserves in brackets (or as a ninth rank), `~` after a promoted piece, drops as `N@f3`.
+//!
+//! The search runs in its own thread so that `isready` and `stop` are answered while it thinks.
+//! The engine's search takes a deadline but no stop flag, so a search that may run long
+//! (`go infinite`, `go depth N`, or more than [`SINGLE_SEARCH`] of time) is run as a series of
+//! searches with growing deadlines (at most [`MAX_SLICE`] each; the transposition table keeps
+//! the work of the earlier ones) and `stop` takes effect at the end of the current one.
+
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use bughouse_core::{Color, Position, Rules};
+use bughouse_engine::{mate_in, Limits, SearchInfo, SearchResult, Searcher};
+
+/// A timed search this short runs in one piece (`stop` may wait that long).
+pub const SINGLE_SEARCH: Duration = Duration::from_secs(2);
+/// The longest piece of a long or endless search: the most `stop` waits.
+pub const MAX_SLICE: Duration = Duration::from_millis(800);
+/// The first piece of a sliced search.
+const FIRST_SLICE: Duration = Duration::from_millis(100);
+/// Kept back from the clock for process and pipe overhead.
+const OVERHEAD: Duration = Duration::from_millis(30);
+/// Default transposition table size in MB.
+const DEFAULT_HASH: usize = 16;
+
+/// The parameters of one `go`.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Go {
+    /// Remaining times of White and Black.
+    pub time: [Option<Duration>; 2],
+    /// Increments of White and Black.
+    pub inc: [Option<Duration>; 2],
+    /// Moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// Search to this depth.
+    pub depth: Option<u32>,
+    /// Search this many nodes.
+    pub nodes: Option<u64>,
+    /// Search exactly this long.
+    pub movetime: Option<Duration>,
+    /// Search until `stop`.
+    pub infinite: bool,
+}
+
+impl Go {
+    /// Reads the words after `go`. Unknown words are an error; `ponder` and `searchmoves` are
+    /// not supported.
+    pub fn parse(words: &[&str]) -> Result<Go, String> {
+        let mut go = Go::default();
+        let mut i = 0;
+        let value = |i: usize| -> Result<u64, String> {
+            let word = words
+                .get(i + 1)
+                .ok_or_else(|| format!("go {}: missing value", words[i]))?;
+            word.parse::<i64>()
+                .map(|v| v.max(0) as u64)
+                .map_err(|_| format!("go {}: {word:?} is not a number", words[i]))
+        };
+        while i < words.len() {
+            let ms = |v: u64| Some(Duration::from_millis(v));
+            match words[i] {
+                "infinite" => {
+                    go.infinite = true;
+                    i += 1;
+                    continue;
+                }
+                "wtime" => go.time[0] = ms(value(i)?),
+                "btime" => go.time[1] = ms(value(i)?),
+                "winc" => go.inc[0] = ms(value(i)?),
+                "binc" => go.inc[1] = ms(value(i)?),
+                "movestogo" => go.movestogo = Some(value(i)?.min(u64::from(u32::MAX)) as u32),
+                "depth" => go.depth = Some(value(i)?.clamp(1, 200) as u32),
+                "nodes" => go.nodes = Some(value(i)?.max(1)),
+                "movetime" => go.movetime = ms(value(i)?),
+                other => return Err(format!("go: unsupported parameter {other:?}")),
+            }
+            i += 2;
+        }
+        Ok(go)
+    }
+
+    /// How long to think for the side `turn`, if the time is limited.
+    pub fn budget(&self, turn: Color) -> Option<Duration> {
+        if let Some(t) = self.movetime {
+            return Some(t.saturating_sub(OVERHEAD).max(Duration::from_millis(1)));
+        }
+        let side = usize::from(turn == Color::Black);
+        let left = self.time[side]?;
+        let inc = self.inc[side].unwrap_or_default();
+        let moves = self.movestogo.unwrap_or(30).clamp(1, 50);
+        let share = left / moves + inc * 3 / 4;
+        let cap = left.saturating_sub(OVERHEAD) / 2;
+        Some(share.min(cap).max(Duration::from_millis(1)))
+    }
+}
+
+/// Parses `position startpos|fen FEN [moves M...]` into a position under `rules`.
+pub fn parse_position(words: &[&str], rules: Rules) -> Result<Position, String> {
+    let moves_at = words.iter().position(|w| *w == "moves");
+    let (setup, moves) = match moves_at {
+        Some(i) => (&words[..i], &words[i + 1..]),
+        None => (words, &[][..]),
+    };
+    let mut pos = match setup.split_first() {
+        Some((&"startpos", [])) => Position::new(rules),
+        Some((&"fen", fen)) if !fen.is_empty() => {
+            Position::from_fen(&fen.join(" "), rules).map_err(|e| format!("position fen: {e}"))?
+        }
+        _ => return Err("position: expected startpos or fen FEN, then optionally moves".into()),
+    };
+    for (n, token) in moves.iter().enumerate() {
+        let m = pos
+            .parse_uci(token)
+            .map_err(|e| format!("position: move {} ({token}): {e}", n + 1))?;
+        pos.play(m)
+            .map_err(|e| format!("position: move {} ({token}): {e}", n + 1))?;
+    }
+    Ok(pos)
+}
+
+/// The `info` line of one iteration; `elapsed` is the time since `go`.
+fn info_line(info: &SearchInfo, elapsed: Duration) -> String {
+    let ms = elapsed.as_millis();
+    let nps = u128::from(info.nodes) * 1000 / ms.max(1);
+    let score = match mate_in(info.score) {
+        Some(n) => format!("mate {n}"),
+        None => format!("cp {}", info.score),
+    };
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    let mut line = format!(
+        "info depth {} score {score} nodes {} nps {nps} time {ms}",
+        info.depth, info.nodes
+    );
+    if !pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&pv.join(" "));
+    }
+    line
+}
+
+fn say(line: &str) {
+    let mut out = io::stdout().lock();
+    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+}
+
+/// Runs one `go` on `searcher` and prints the info lines and `bestmove`.
+fn search(searcher: &mut Searcher, pos: &Position, go: &Go, stop: &AtomicBool) {
+    let start = Instant::now();
+    let hard = go.budget(pos.turn()).map(|b| start + b);
+    let mut info = |i: &SearchInfo| {
+        // The engine measures each search from its own start; a sliced search reports the time
+        // since `go`.
+        say(&info_line(i, start.elapsed().max(i.elapsed)));
+    };
+    let single = go.nodes.is_some()
+        || hard.is_some_and(|h| h.saturating_duration_since(start) <= SINGLE_SEARCH);
+    let mut result: Option<SearchResult> = None;
+    let mut slice = FIRST_SLICE;
+    loop {
+        let deadline = if single {
+            hard
+        } else {
+            let end = Instant::now() + slice;
+            Some(hard.map_or(end, |h| h.min(end)))
+        };
+        let limits = Limits {
+            deadline,
+            max_nodes: go.nodes,
+            max_depth: go.depth,
+        };
+        let r = searcher.search(pos, limits, &mut info);
+        let done = single
+            || stop.load(Ordering::Relaxed)
+            || r.best.is_none()
+            || hard.is_some_and(|h| Instant::now() >= h)
+            || go.depth.is_some_and(|d| r.depth >= d)
+            || mate_in(r.score).is_some() && !go.infinite;
+        // A piece cut short below the depth already reached keeps the deeper answer.
+        if result.as_ref().is_none_or(|prev| r.depth >= prev.depth) || r.best.is_none() {
+            result = Some(r);
+        }
+        if done {
+            break;
+        }
+        slice = (slice * 2).min(MAX_SLICE);
+    }
+    // `go infinite` must not answer before `stop`.
+    while go.infinite && !stop.load(Ordering::Relaxed) {
+        thread::sleep(Duration::from_millis(5));
+    }
+    match result.and_then(|r| r.best) {
+        Some(m) => say(&format!("bestmove {m}")),
+        None => say("bestmove (none)"),
+    }
+}
+
+struct Engine {
+    rules: Rules,
+    hash: usize,
+    position: Position,
+    /// The searcher, when no search holds it.
+    searcher: Option<Searcher>,
+    running: Option<(JoinHandle<Searcher>, Arc<AtomicBool>)>,
+}
+
+impl Engine {
+    fn new() -> Engine {
+        Engine {
+            rules: Rules::fide(),
+            hash: DEFAULT_HASH,
+            position: Position::new(Rules::fide()),
+            searcher: Some(Searcher::new(DEFAULT_HASH)),
+            running: None,
+        }
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    fn finish_search(&mut self) {
+        if let Some((handle, stop)) = self.running.take() {
+            stop.store(true, Ordering::Relaxed);
+            match handle.join() {
+                Ok(searcher) => self.searcher = Some(searcher),
+                Err(_) => {
+                    say("info string error: the search failed; starting a fresh one");
+                    self.searcher = Some(Searcher::new(self.hash));
+                }
+            }
+        }
+    }
+
+    fn setoption(&mut self, words: &[&str]) -> Result<(), String> {
+        // setoption name NAME [value VALUE]; names may hold spaces.
+        let rest = match words.split_first() {
+            Some((&"name", rest)) => rest,
+            _ => return Err("setoption: expected name NAME value VALUE".into()),
+        };
+        let at = rest.iter().position(|w| *w == "value");
+        let name = rest[..at.unwrap_or(rest.len())].join(" ");
+        let value = at.map(|i| rest[i + 1..].join(" ")).unwrap_or_default();
+        match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => {
+                self.rules = match value.as_str() {
+                    "bughouse" => Rules::fide(),
+                    "crazyhouse" => Rules::crazyhouse(),
+                    other => return Err(format!(
+                        "setoption UCI_Variant: unknown variant {other:?} (bughouse, crazyhouse)"
+                    )),
+                };
+                self.position = Position::new(self.rules);
+                Ok(())
+            }
+            "hash" => {
+                let mb: usize = value
+                    .parse()
+                    .ok()
+                    .filter(|mb| (1..=4096).contains(mb))
+                    .ok_or_else(|| format!("setoption Hash: {value:?} is not 1-4096"))?;
+                self.hash = mb;
+                self.searcher = Some(Searcher::new(mb));
+                Ok(())
+            }
+            _ => Err(format!("setoption: unknown option {name:?}")),
+        }
+    }
+
+    /// Handles one line; returns false on `quit`.
+    fn handle(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, args)) = words.split_first() else {
+            return true;
+        };
+        let result = match command {
+            "uci" => {
+                say("id name bughouse");
+                say("id author the bughouse project");
+                say("option name UCI_Variant type combo default bughouse var bughouse var crazyhouse");
+                say(&format!(
+                    "option name Hash type spin default {DEFAULT_HASH} min 1 max 4096"
+                ));
+                say("uciok");
+                Ok(())
+            }
+            "isready" => {
+                say("readyok");
+                Ok(())
+            }
+            "debug" => Ok(()),
+            "quit" => {
+                self.finish_search();
+                return false;
+            }
+            "stop" => {
+                self.finish_search();
+                Ok(())
+            }
+            "ucinewgame" => {
+                self.finish_search();
+                if let Some(s) = self.searcher.as_mut() {
+                    s.clear();
+                }
+                self.position = Position::new(self.rules);
+                Ok(())
+            }
+            "setoption" => {
+                self.finish_search();
+                self.setoption(args)
+            }
+            "position" => {
+                self.finish_search();
+                parse_position(args, self.rules).map(|pos| self.position = pos)
+            }
+            "go" => {
+                self.finish_search();
+                Go::parse(args).map(|go| {
+                    let stop = Arc::new(AtomicBool::new(false));
+                    let flag = Arc::clone(&stop);
+                    let pos = self.position.clone();
+                    let mut searcher = self
+                        .searcher
+                        .take()
+                        .unwrap_or_else(|| Searcher::new(self.hash));
+                    let handle = thread::spawn(move || {
+                        search(&mut searcher, &pos, &go, &flag);
+                        searcher
+                    });
+                    self.running = Some((handle, stop));
+                })
+            }
+            other => Err(format!("unknown command {other:?}")),
+        };
+        if let Err(e) = result {
+            say(&format!("info string error: {e}"));
+        }
+        true
+    }
+}
+
+/// Runs the UCI loop on standard input until `quit` or the end of input.
+pub fn main() -> ExitCode {
+    let mut engine = Engine::new();
+    let stdin = io::stdin().lock();
+    // Lines are read as bytes: a line that is not UTF-8 gets an error answer, not an exit.
+    for line in stdin.split(b'\n') {
+        let Ok(line) = line else { break };
+        let line = String::from_utf8_lossy(&line);
+        if !engine.handle(line.trim()) {
+            return ExitCode::SUCCESS;
+        }
+    }
+    engine.finish_search();
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,229 @@
+//! `bughouse arena`, checked by running the built binary: the table, the last line, the BPGN
+//! it writes (which must replay), outside UCI engines (Fairy-Stockfish when installed) and the
+//! errors for bad engines, players and time controls.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const FAIRY_STOCKFISH: &str = "/usr/games/fairy-stockfish";
+
+fn bughouse(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bughouse"))
+        .args(args)
+        .output()
+        .expect("the bughouse binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("output is UTF-8")
+}
+
+/// Runs an arena that must succeed; returns standard output.
+fn arena(args: &[&str]) -> String {
+    let mut all = vec!["arena"];
+    all.extend_from_slice(args);
+    let out = bughouse(&all);
+    assert!(
+        out.status.success(),
+        "bughouse {all:?} failed with {}: {}{}",
+        out.status,
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
+/// Checks the last line `team1 S1 - S2 team2 (P%)` and returns (S1, S2).
+fn last_line_scores(stdout: &str, matches: f64) -> (f64, f64) {
+    let last = stdout.lines().last().expect("some output");
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(words.len(), 6, "last line {last:?}");
+    assert_eq!(words[0], "team1", "{last:?}");
+    assert_eq!(words[2], "-", "{last:?}");
+    assert_eq!(words[4], "team2", "{last:?}");
+    let s1: f64 = words[1].parse().expect("team1's score is a number");
+    let s2: f64 = words[3].parse().expect("team2's score is a number");
+    assert!((s1 + s2 - matches).abs() < 1e-9, "{last:?}");
+    let pct = words[5]
+        .strip_prefix('(')
+        .and_then(|p| p.strip_suffix("%)"))
+        .expect("(P%)");
+    let pct: f64 = pct.parse().expect("a percentage");
+    assert!((pct - 100.0 * s1 / matches).abs() < 0.051, "{last:?}");
+    assert!(
+        pct.to_string().contains('.') || words[5].contains(".0%"),
+        "{last:?}"
+    );
+    (s1, s2)
+}
+
+fn match_rows(stdout: &str) -> Vec<Vec<String>> {
+    stdout
+        .lines()
+        .filter(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|w| w.parse::<u32>().is_ok())
+        })
+        .map(|l| l.split_whitespace().map(str::to_owned).collect())
+        .collect()
+}
+
+#[test]
+fn bots_play_two_matches_with_alternating_seats_and_replayable_bpgn() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let bpgn = dir.path().join("arena.bpgn");
+    let stdout = arena(&[
+        "--team1",
+        "bot:1",
+        "--team2",
+        "bot:1",
+        "--matches",
+        "2",
+        "--time",
+        "10s+0",
+        "--out",
+        bpgn.to_str().expect("a UTF-8 path"),
+    ]);
+    let rows = match_rows(&stdout);
+    assert_eq!(rows.len(), 2, "{stdout}");
+    assert_eq!(rows[0][0], "1");
+    assert_eq!(rows[0][1], "WhiteA+BlackB", "{stdout}");
+    assert_eq!(rows[0][2], "BlackA+WhiteB", "{stdout}");
+    assert_eq!(rows[1][1], "BlackA+WhiteB", "{stdout}");
+    assert_eq!(rows[1][2], "WhiteA+BlackB", "{stdout}");
+    for row in &rows {
+        assert!(
+            ["1-0", "0-1", "1/2-1/2"].contains(&row[3].as_str()),
+            "{row:?}"
+        );
+        assert!(
+            ["team1", "team2", "draw"].contains(&row[4].as_str()),
+            "{row:?}"
+        );
+        assert!(row[5].parse::<u32>().is_ok(), "{row:?}");
+    }
+    assert!(stdout.contains("team1 bot:1: "), "{stdout}");
+    last_line_scores(&stdout, 2.0);
+
+    let written = std::fs::read_to_string(&bpgn).expect("the BPGN file");
+    assert_eq!(written.matches("[Event \"bughouse arena\"]").count(), 2);
+    assert!(written.contains("[WhiteA \"bot:1\"]"));
+    assert!(written.contains("[TimeControl \"10+0\"]"));
+    let out = bughouse(&["replay", bpgn.to_str().expect("a UTF-8 path")]);
+    let replayed = text(&out.stdout);
+    assert!(out.status.success(), "{replayed}{}", text(&out.stderr));
+    assert_eq!(replayed.lines().last(), Some("2 passed, 0 failed"));
+}
+
+#[test]
+fn fairy_stockfish_plays_when_installed() {
+    if !Path::new(FAIRY_STOCKFISH).exists() {
+        if std::env::var_os("CI").is_some() {
+            panic!(
+                "{FAIRY_STOCKFISH} is missing: install the Debian package fairy-stockfish \
+                 (.ci/test installs it)"
+            );
+        }
+        eprintln!("note: {FAIRY_STOCKFISH} is not installed; skipping the UCI arena test");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let bpgn = dir.path().join("fsf.bpgn");
+    let spec = format!("uci:{FAIRY_STOCKFISH}");
+    let stdout = arena(&[
+        "--team1",
+        "bot:1",
+        "--team2",
+        &spec,
+        "--matches",
+        "2",
+        "--time",
+        "5s+0",
+        "--out",
+        bpgn.to_str().expect("a UTF-8 path"),
+    ]);
+    assert_eq!(match_rows(&stdout).len(), 2, "{stdout}");
+    assert!(!stdout.contains("loses:"), "no engine failure: {stdout}");
+    last_line_scores(&stdout, 2.0);
+    let out = bughouse(&["replay", bpgn.to_str().expect("a UTF-8 path")]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+}
+
+#[test]
+fn a_missing_engine_is_a_clear_error() {
+    let out = bughouse(&[
+        "arena",
+        "--team1",
+        "bot",
+        "--team2",
+        "uci:/nonexistent/engine",
+        "--matches",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.starts_with("error: team2 (uci:/nonexistent/engine): cannot start the engine: /nonexistent/engine: "), "{err}");
+    assert!(text(&out.stdout).is_empty());
+}
+
+#[test]
+fn an_engine_without_bughouse_is_a_clear_error() {
+    // `true` starts, answers nothing and exits: the handshake sees it die.
+    let Some(path) = ["/bin/true", "/usr/bin/true"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+    else {
+        return;
+    };
+    let spec = format!("uci:{path}");
+    let out = bughouse(&[
+        "arena",
+        "--team1",
+        &spec,
+        "--team2",
+        "bot",
+        "--matches",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with(&format!("error: team1 ({spec}): the engine died")),
+        "{err}"
+    );
+}
+
+#[test]
+fn malformed_players_and_time_controls_are_clap_errors() {
+    for (args, expected) in [
+        (
+            ["--team1", "robot", "--team2", "bot", "--time", "1+0"],
+            "invalid player \"robot\"",
+        ),
+        (
+            ["--team1", "uci:", "--team2", "bot", "--time", "1+0"],
+            "uci: needs the engine's path",
+        ),
+        (
+            ["--team1", "bot", "--team2", "bot:xyz", "--time", "1+0"],
+            "invalid level \"xyz\"",
+        ),
+        (
+            ["--team1", "bot", "--team2", "bot", "--time", "fast"],
+            "invalid time control \"fast\"",
+        ),
+        (
+            ["--team1", "bot", "--team2", "bot", "--rules", "crazyhouse"],
+            "crazyhouse is a one-board game",
+        ),
+    ] {
+        let mut all = vec!["arena"];
+        all.extend_from_slice(&args);
+        let out = bughouse(&all);
+        assert_eq!(out.status.code(), Some(2), "{all:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains("error: invalid value"), "{all:?}: {err}");
+        assert!(err.contains(expected), "{all:?}: {err}");
+    }
+}

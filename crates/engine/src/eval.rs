@@ -1,0 +1,284 @@
+//! Static evaluation made for bughouse, from the side to move's point of view, in centipawns.
+//!
+//! - **Material** on the board and in the reserve, with bughouse values (knights as good as
+//!   bishops, rooks and queens worth less than in chess because drops make minor pieces and
+//!   pawns strong), and a bonus for a piece in the reserve: it can go anywhere at once.
+//! - **King safety against drops**: the empty squares around the king the enemy may drop on
+//!   (worse when we do not defend them), knight-check squares when the enemy holds a knight,
+//!   enemy pieces attacking the king's surroundings, the pawn shield; all weighted by what the
+//!   enemy holds in reserve, and counted quadratically because attacks combine.
+//! - **Mobility** of the pieces and central knights.
+//! - **Pawns** close to promotion (the 6th and 7th ranks).
+//! - **Tempo**: the side to move has the initiative, which counts for a lot with drops.
+
+use bughouse_core::{attacks, Bitboard, Color, Position, Rank, Role, Square};
+
+/// Value of a piece on the board, by role (index `role as usize`; 0 unused, king 0).
+pub const BOARD_VALUE: [i32; 7] = [0, 100, 310, 320, 470, 850, 0];
+/// Value of a piece in the reserve.
+pub const RESERVE_VALUE: [i32; 7] = [0, 130, 350, 340, 500, 900, 0];
+
+/// The board value of `role`.
+#[inline]
+pub fn value(role: Role) -> i32 {
+    BOARD_VALUE[role as usize]
+}
+
+/// How much a piece of the enemy reserve threatens a king (drop danger), by role.
+const DROP_WEIGHT: [i32; 7] = [0, 1, 3, 2, 3, 5, 0];
+/// How much an enemy piece attacking the king's ring threatens it, per attacked square.
+const ATTACK_WEIGHT: [i32; 7] = [0, 1, 3, 2, 3, 5, 0];
+/// Mobility per reachable square.
+const MOBILITY: [i32; 7] = [0, 0, 4, 4, 2, 1, 0];
+/// Bonus for a pawn on each relative rank (0 = its first rank).
+const PAWN_RANK: [i32; 8] = [0, 0, 0, 4, 10, 25, 70, 0];
+const TEMPO: i32 = 25;
+
+/// Relative rank of `sq` for `color` (0..=7).
+#[inline]
+fn rel_rank(sq: Square, color: Color) -> usize {
+    let r = sq.rank() as usize;
+    match color {
+        Color::White => r,
+        Color::Black => 7 - r,
+    }
+}
+
+#[inline]
+fn centre_bonus(sq: Square) -> i32 {
+    let f = sq.file() as i32;
+    let r = sq.rank() as i32;
+    let df = (2 * f - 7).abs(); // 1, 3, 5, 7
+    let dr = (2 * r - 7).abs();
+    (14 - df - dr) * 2
+}
+
+/// Per-side totals gathered in one pass over the pieces.
+#[derive(Default, Clone, Copy)]
+struct Side {
+    material: i32,
+    positional: i32,
+    /// Squares attacked by the pieces other than the king.
+    attacks: Bitboard,
+    pawn_attacks: Bitboard,
+    /// Attack units against the enemy king's ring.
+    king_attack: i32,
+    attackers: i32,
+}
+
+/// Evaluates `pos` for the side to move.
+pub fn evaluate(pos: &Position) -> i32 {
+    let b = pos.board();
+    let occ = b.occupied();
+    let kings = [pos.king(Color::White), pos.king(Color::Black)];
+    let rings = [
+        attacks::king_attacks(kings[0]),
+        attacks::king_attacks(kings[1]),
+    ];
+    let mut sides = [Side::default(), Side::default()];
+
+    for (ci, color) in Color::ALL.into_iter().enumerate() {
+        let ours = b.by_color(color);
+        let enemy_ring = rings[1 - ci];
+        let s = &mut sides[ci];
+        let reserve = pos.reserve(color);
+        for (role, n) in reserve.iter() {
+            s.material += RESERVE_VALUE[role as usize] * i32::from(n.min(8));
+        }
+        for sq in ours & b.pawns() {
+            s.material += BOARD_VALUE[1];
+            let rr = rel_rank(sq, color);
+            let mut bonus = PAWN_RANK[rr];
+            if rr == 6 {
+                let ahead = sq.offset(if color == Color::White { 8 } else { -8 });
+                if ahead.is_some_and(|a| !occ.contains(a)) {
+                    bonus += 40;
+                }
+            }
+            s.positional += bonus;
+            let att = attacks::pawn_attacks(color, sq);
+            s.pawn_attacks |= att;
+            let hit = (att & enemy_ring).count() as i32;
+            if hit > 0 {
+                s.king_attack += hit * ATTACK_WEIGHT[1];
+                s.attackers += 1;
+            }
+        }
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            for sq in ours & b.by_role(role) {
+                s.material += BOARD_VALUE[role as usize];
+                let att = match role {
+                    Role::Knight => attacks::knight_attacks(sq),
+                    Role::Bishop => attacks::bishop_attacks(sq, occ),
+                    Role::Rook => attacks::rook_attacks(sq, occ),
+                    _ => attacks::queen_attacks(sq, occ),
+                };
+                s.attacks |= att;
+                s.positional += MOBILITY[role as usize] * (att & !ours).count() as i32;
+                if role == Role::Knight {
+                    s.positional += centre_bonus(sq);
+                }
+                let hit = (att & enemy_ring).count() as i32;
+                if hit > 0 {
+                    s.king_attack += hit * ATTACK_WEIGHT[role as usize];
+                    s.attackers += 1;
+                }
+            }
+        }
+        s.attacks |= s.pawn_attacks;
+    }
+
+    let mut score = [0i32; 2];
+    for (ci, color) in Color::ALL.into_iter().enumerate() {
+        let s = sides[ci];
+        let e = sides[1 - ci];
+        score[ci] = s.material + s.positional - king_danger(pos, color, kings[ci], &s, &e);
+    }
+    let white = score[0] - score[1];
+    let stm = match pos.turn() {
+        Color::White => white,
+        Color::Black => -white,
+    };
+    stm + TEMPO
+}
+
+/// The penalty for the dangers around the king of `color` on `king`.
+fn king_danger(pos: &Position, color: Color, king: Square, ours: &Side, theirs: &Side) -> i32 {
+    let b = pos.board();
+    let occ = b.occupied();
+    let ring = attacks::king_attacks(king);
+    let enemy_reserve = pos.reserve(!color);
+    let mut drop_weight = 0;
+    for (role, n) in enemy_reserve.iter() {
+        drop_weight += DROP_WEIGHT[role as usize] * i32::from(n.min(3));
+    }
+    let drop_weight = drop_weight.min(14);
+
+    let empty_ring = ring & !occ;
+    let undefended = empty_ring & !ours.attacks;
+    let enemy_controlled = empty_ring & theirs.attacks;
+    let mut danger = 0;
+    // Every empty square next to the king is a drop square for the enemy.
+    danger += (undefended.count() as i32) * (2 + drop_weight) / 2;
+    danger += (enemy_controlled.count() as i32) * (2 + drop_weight / 2);
+    // Knight checks by drop.
+    if enemy_reserve.count(Role::Knight) > 0 {
+        let checks = attacks::knight_attacks(king) & !occ & !ours.pawn_attacks;
+        danger += 3 * checks.count() as i32;
+    }
+    // Contact with enemy pieces.
+    danger += theirs.king_attack;
+    if theirs.attackers >= 2 {
+        danger += 2 * theirs.attackers;
+    }
+    // The pawn shield: own pawns in front of the king.
+    let home = match color {
+        Color::White => king.rank() <= Rank::Second,
+        Color::Black => king.rank() >= Rank::Seventh,
+    };
+    if home {
+        let front = ring
+            & match color {
+                Color::White => Bitboard::from_rank(Rank::new(king.rank() as u32 + 1)),
+                Color::Black => Bitboard::from_rank(Rank::new(king.rank() as u32 - 1)),
+            };
+        let shield = (front & b.pawns() & b.by_color(color)).count() as i32;
+        danger += (3 - shield).max(0) * (1 + drop_weight / 4);
+    } else {
+        // A king out in the open.
+        danger += 4 + drop_weight / 2;
+    }
+    // Defenders next to the king help.
+    danger -= ((ring & b.by_color(color) & !b.pawns()).count() as i32).min(3);
+    let danger = danger.max(0);
+    (danger * danger / 5).min(1500)
+}
+
+/// Static exchange evaluation of the board move `from` to `to` for the side to move, in
+/// centipawns: what the exchange on `to` wins (negative: loses). Drops never recapture (the
+/// square is occupied), so the board pieces decide.
+pub fn see(pos: &Position, from: Square, to: Square) -> i32 {
+    let b = pos.board();
+    let Some(mut attacker_role) = b.role_at(from) else {
+        return 0;
+    };
+    let mut gain = [0i32; 32];
+    let mut depth = 0;
+    gain[0] = b.role_at(to).map_or(0, value);
+    let mut occ = b.occupied() ^ Bitboard::from_square(from);
+    let mut side = !pos.turn();
+    loop {
+        depth += 1;
+        gain[depth] = value_or_king(attacker_role) - gain[depth - 1];
+        if gain[depth].max(-gain[depth - 1]) < 0 || depth >= 31 {
+            break;
+        }
+        let attackers = pos.attackers_to(to, side, occ) & occ;
+        // The least valuable attacker.
+        let mut next = None;
+        for role in Role::ALL {
+            if let Some(sq) = (attackers & b.by_role(role)).first() {
+                next = Some((sq, role));
+                break;
+            }
+        }
+        let Some((sq, role)) = next else { break };
+        if role == Role::King && (pos.attackers_to(to, !side, occ) & occ).any() {
+            // The king may not capture into a defended square.
+            break;
+        }
+        occ ^= Bitboard::from_square(sq);
+        attacker_role = role;
+        side = !side;
+    }
+    while depth > 1 {
+        depth -= 1;
+        gain[depth - 1] = -(-gain[depth - 1]).max(gain[depth]);
+    }
+    gain[0]
+}
+
+#[inline]
+fn value_or_king(role: Role) -> i32 {
+    if role == Role::King {
+        5000
+    } else {
+        value(role)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bughouse_core::Rules;
+
+    #[test]
+    fn start_is_balanced() {
+        let pos = Position::new(Rules::fide());
+        assert_eq!(evaluate(&pos), TEMPO);
+    }
+
+    #[test]
+    fn reserve_counts() {
+        let pos = Position::from_fen(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[N] w KQkq - 0 1",
+            Rules::fide(),
+        )
+        .unwrap();
+        assert!(evaluate(&pos) > 250);
+    }
+
+    #[test]
+    fn see_values() {
+        let pos =
+            Position::from_fen("4k3/8/3p4/4p3/3P4/8/8/4K3[] w - - 0 1", Rules::fide()).unwrap();
+        // dxe5 dxe5: pawn for pawn.
+        assert_eq!(see(&pos, Square::D4, Square::E5), 0);
+        let pos =
+            Position::from_fen("4k3/8/3p4/4n3/3P4/8/8/4K3[] w - - 0 1", Rules::fide()).unwrap();
+        assert_eq!(see(&pos, Square::D4, Square::E5), 310);
+        let pos =
+            Position::from_fen("4k3/8/3p4/4p3/8/8/4Q3/4K3[] w - - 0 1", Rules::fide()).unwrap();
+        assert_eq!(see(&pos, Square::E2, Square::E5), 100 - 850);
+    }
+}

@@ -1,0 +1,136 @@
+//! Strength levels for casual play.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A strength level from 1 (a beginner) to 8 (full strength).
+///
+/// | level | depth | nodes | eval noise | picks among moves within | team play |
+/// |---|---|---|---|---|---|
+/// | 1 | 1 | 2 000 | ±150 cp | 200 cp | none |
+/// | 2 | 2 | 5 000 | ±100 cp | 120 cp | none |
+/// | 3 | 3 | 20 000 | ±60 cp | 70 cp | talks |
+/// | 4 | 4 | 60 000 | ±30 cp | 40 cp | talks, sits |
+/// | 5 | 6 | 200 000 | ±15 cp | 20 cp | full |
+/// | 6 | 10 | 1 000 000 | none | best only | full |
+/// | 7 | none | 5 000 000 | none | best only | full |
+/// | 8 | none | none (time only) | none | best only | full |
+///
+/// "Talks" means it sends `Need`/`DontGive`/`Sit`/`Go`/`Flag` and obeys its partner's
+/// messages; "sits" means it may also sit itself; "full" adds the search that counts on the
+/// piece the opponents' partner is about to capture and the what-if probes for every role.
+/// The limits of a level apply on top of the [`crate::Limits`] of each call, so a level never
+/// thinks longer than its caller allows.
+///
+/// # Examples
+///
+/// ```
+/// use bughouse_engine::Level;
+///
+/// let level: Level = "3".parse().unwrap();
+/// assert_eq!(level.get(), 3);
+/// assert_eq!(level.to_string(), "3");
+/// assert!("9".parse::<Level>().is_err());
+/// assert_eq!(Level::DEFAULT, Level::MAX);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Level(u8);
+
+/// What a level means for the search.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LevelParams {
+    pub max_depth: Option<u32>,
+    pub max_nodes: Option<u64>,
+    pub noise: i32,
+    pub margin: i32,
+    pub talks: bool,
+    pub sits: bool,
+    pub full_team: bool,
+}
+
+impl Level {
+    /// The weakest level.
+    pub const MIN: Level = Level(1);
+    /// Full strength.
+    pub const MAX: Level = Level(8);
+    /// The default: full strength.
+    pub const DEFAULT: Level = Level::MAX;
+
+    /// The level `n`, if `1 <= n <= 8`.
+    pub const fn new(n: u8) -> Option<Level> {
+        if n >= Level::MIN.0 && n <= Level::MAX.0 {
+            Some(Level(n))
+        } else {
+            None
+        }
+    }
+
+    /// The number of the level.
+    pub const fn get(self) -> u8 {
+        self.0
+    }
+
+    pub(crate) fn params(self) -> LevelParams {
+        let (max_depth, max_nodes, noise, margin) = match self.0 {
+            1 => (Some(1), Some(2_000), 150, 200),
+            2 => (Some(2), Some(5_000), 100, 120),
+            3 => (Some(3), Some(20_000), 60, 70),
+            4 => (Some(4), Some(60_000), 30, 40),
+            5 => (Some(6), Some(200_000), 15, 20),
+            6 => (Some(10), Some(1_000_000), 0, 0),
+            7 => (None, Some(5_000_000), 0, 0),
+            _ => (None, None, 0, 0),
+        };
+        LevelParams {
+            max_depth,
+            max_nodes,
+            noise,
+            margin,
+            talks: self.0 >= 3,
+            sits: self.0 >= 4,
+            full_team: self.0 >= 5,
+        }
+    }
+}
+
+impl Default for Level {
+    fn default() -> Level {
+        Level::DEFAULT
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A level that cannot be read: not a number from 1 to 8.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseLevelError(pub String);
+
+impl fmt::Display for ParseLevelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "invalid level {:?}: expected a number from {} to {}",
+            self.0,
+            Level::MIN,
+            Level::MAX
+        )
+    }
+}
+
+impl std::error::Error for ParseLevelError {}
+
+impl FromStr for Level {
+    type Err = ParseLevelError;
+
+    fn from_str(s: &str) -> Result<Level, ParseLevelError> {
+        s.trim()
+            .parse::<u8>()
+            .ok()
+            .and_then(Level::new)
+            .ok_or_else(|| ParseLevelError(s.to_string()))
+    }
+}

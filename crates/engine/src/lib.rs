@@ -1,0 +1,42 @@
+//! The bughouse bot.
+//!
+//! - [`Searcher`]: single-board search (iterative deepening PVS, transposition table with
+//!   reserves in the key, quiescence with checking drops), for UCI and for the bot.
+//! - [`evaluate`]: an evaluation made for bughouse (reserve material, king safety against
+//!   drops, mobility, pawns near promotion, tempo).
+//! - [`Level`]: strength levels 1 to 8 for casual play.
+//! - [`TeamBot`]: one seat of a match, seeing both boards: counts on the pieces about to cross,
+//!   sits when moving loses to an incoming piece or when the partner is about to capture the
+//!   piece it needs, talks with its partner ([`Talk`]), and budgets its clock.
+//!
+//! The engine reads `std::time::Instant` only for its own search deadline; with node limits
+//! only, a search is deterministic.
+//!
+//! # Examples
+//!
+//! ```
+//! use bughouse_core::{Position, Rules};
+//! use bughouse_engine::{Limits, Searcher};
+//!
+//! let pos = Position::new(Rules::fide());
+//! let mut searcher = Searcher::new(1);
+//! let result = searcher.search(&pos, Limits::depth(3), &mut |_| {});
+//! assert!(pos.legal_moves().contains(&result.best.unwrap()));
+//! ```
+
+mod eval;
+mod level;
+mod search;
+mod team;
+mod zobrist;
+
+pub use eval::{evaluate, see, BOARD_VALUE, RESERVE_VALUE};
+pub use level::{Level, ParseLevelError};
+pub use search::{mate_in, Limits, SearchInfo, SearchResult, Searcher, MATE, MATE_BOUND, MAX_PLY};
+pub use team::{Action, Decision, Talk, TeamBot};
+
+/// The Zobrist key the search uses for `pos`: pieces, promoted squares, side to move,
+/// castling, en passant and both reserves.
+pub fn position_key(pos: &bughouse_core::Position) -> u64 {
+    zobrist::key(pos)
+}

@@ -1,0 +1,1094 @@
+//! Single-board search: iterative deepening, principal variation search (negamax alpha-beta),
+//! a transposition table keyed by Zobrist hashes that include both reserves, move ordering
+//! (hash move, captures by SEE and MVV-LVA, promotions, killers, history), null-move pruning,
+//! late-move reductions and pruning, check extensions, and a quiescence search over captures,
+//! promotions and (at its first ply) checking moves and checking drops.
+//!
+//! Terminal positions follow the rules of the position (`Position::verdict`): checkmate,
+//! stalemate, or waiting (F3.7, U15a1a), which the search scores as a heavy but not decisive
+//! loss: the waiting side's partner may still send a piece.
+//!
+//! The hot path allocates nothing: moves are generated into core's stack `MoveList` and copied
+//! into per-ply buffers owned by the searcher, which keep their capacity.
+
+use std::time::{Duration, Instant};
+
+use bughouse_core::{Color, Move, Position, Role, Square, Verdict};
+
+use crate::eval::{evaluate, see, value, BOARD_VALUE};
+use crate::zobrist;
+
+/// The score of giving mate now; mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores at least this large (in absolute value) are mates.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+const INF: i32 = 32_000;
+/// A player in check who cannot move but waits for a piece (F3.7, U15a1a).
+const WAITING_IN_CHECK: i32 = 1_500;
+/// A player who cannot move, not in check, and waits for a piece.
+const WAITING: i32 = 600;
+
+/// Plies the search may reach, extensions and quiescence included.
+pub const MAX_PLY: usize = 96;
+/// Quiescence plies after which only the static evaluation counts.
+const QS_MAX: u32 = 10;
+/// Quiescence plies (from its start) that also try checking moves and drops.
+const QS_CHECK_PLIES: u32 = 1;
+const MAX_DEPTH: u32 = 64;
+
+/// Mate in moves for a mate score: `Some(n)` with `n > 0` when the side to move mates in `n`
+/// moves, `n <= 0` when it is mated in `-n` moves; `None` for an ordinary score. Helps UCI print
+/// `score mate N`.
+///
+/// # Examples
+///
+/// ```
+/// use bughouse_engine::{mate_in, MATE};
+///
+/// assert_eq!(mate_in(MATE - 1), Some(1));
+/// assert_eq!(mate_in(MATE - 3), Some(2));
+/// assert_eq!(mate_in(-MATE + 2), Some(-1));
+/// assert_eq!(mate_in(35), None);
+/// ```
+pub fn mate_in(score: i32) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Some(-((MATE + score) / 2))
+    } else {
+        None
+    }
+}
+
+/// When to stop searching. Every limit that is set applies; with none set the search stops at
+/// the depth limit of the engine (64 plies).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Stop at this instant (the last complete iteration's move is played).
+    pub deadline: Option<Instant>,
+    /// Stop after this many nodes. A search with only node and depth limits is deterministic.
+    pub max_nodes: Option<u64>,
+    /// Stop after this depth (in plies).
+    pub max_depth: Option<u32>,
+}
+
+impl Limits {
+    /// A search of at most `nodes` nodes.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            max_nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+
+    /// A search to `depth` plies.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            max_depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// A search that stops after `time` from now.
+    pub fn time(time: Duration) -> Limits {
+        Limits {
+            deadline: Some(Instant::now() + time),
+            ..Limits::default()
+        }
+    }
+}
+
+/// What the search reports after each completed iteration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// The depth completed, in plies.
+    pub depth: u32,
+    /// The score for the side to move, in centipawns, or a mate score (see [`mate_in`]).
+    pub score: i32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// Time since the search started.
+    pub elapsed: Duration,
+}
+
+/// The result of a search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The best move; `None` when the side to move has no legal move.
+    pub best: Option<Move>,
+    /// Its score for the side to move (see [`mate_in`]).
+    pub score: i32,
+    /// The last depth completed.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The principal variation, starting with `best`.
+    pub pv: Vec<Move>,
+}
+
+/// Options of one search beyond its limits, for the team bot and the strength levels.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Options {
+    /// Evaluation noise, in centipawns either way (weak levels).
+    pub noise: i32,
+    /// Score every root move exactly (full window), to choose among near-best moves.
+    pub exact_root: bool,
+    /// Added to the score of these root moves (partner requests).
+    pub root_bias: Vec<(Move, i32)>,
+}
+
+/// One root move with its latest score.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    /// The score from the previous iteration, for ordering.
+    prev: i32,
+    bias: i32,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    mv: Option<Move>,
+    score: i16,
+    depth: u8,
+    /// Bound in the low 2 bits, generation above.
+    flags: u8,
+}
+
+const BOUND_EXACT: u8 = 1;
+const BOUND_LOWER: u8 = 2;
+const BOUND_UPPER: u8 = 3;
+
+/// The transposition table: one entry per slot, replaced by deeper or newer results.
+struct Tt {
+    entries: Vec<Entry>,
+    mask: usize,
+    generation: u8,
+}
+
+impl Tt {
+    fn new(mb: usize) -> Tt {
+        let want = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
+        let size = want.next_power_of_two() / if want.is_power_of_two() { 1 } else { 2 };
+        Tt {
+            entries: vec![Entry::default(); size.max(1024)],
+            mask: size.max(1024) - 1,
+            generation: 0,
+        }
+    }
+
+    #[inline]
+    fn probe(&self, key: u64) -> Option<Entry> {
+        let e = self.entries[(key as usize) & self.mask];
+        (e.key == key && e.flags != 0).then_some(e)
+    }
+
+    #[inline]
+    fn store(&mut self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: u8) {
+        let slot = &mut self.entries[(key as usize) & self.mask];
+        let depth = depth.clamp(0, 255) as u8;
+        let old_gen = slot.flags >> 2;
+        if slot.key == key || old_gen != self.generation || depth >= slot.depth.saturating_sub(2) {
+            let mv = if mv.is_none() && slot.key == key {
+                slot.mv
+            } else {
+                mv
+            };
+            *slot = Entry {
+                key,
+                mv,
+                score: score.clamp(-INF, INF) as i16,
+                depth,
+                flags: bound | (self.generation << 2),
+            };
+        }
+    }
+
+    fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+        self.generation = 0;
+    }
+}
+
+/// A mate score relative to the root, made relative to the node at `ply` for storing.
+#[inline]
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline]
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The score of a position whose side to move has no legal move.
+fn terminal(pos: &Position, ply: usize) -> i32 {
+    let ply = ply as i32;
+    match pos.verdict() {
+        Verdict::Checkmate => -MATE + ply,
+        Verdict::Stalemate | Verdict::Ongoing => 0,
+        Verdict::Waiting if pos.is_check() => -WAITING_IN_CHECK,
+        Verdict::Waiting => -WAITING,
+    }
+}
+
+/// Index into the history table: board moves and drops of each coloured role.
+#[inline]
+fn history_index(color: Color, role: Role, drop: bool, to: Square) -> usize {
+    let c = match color {
+        Color::White => 0,
+        Color::Black => 12,
+    };
+    ((c + role as usize - 1 + if drop { 6 } else { 0 }) << 6) | to as usize
+}
+
+/// Single-board searcher with its own transposition table, for UCI and for the team bot.
+///
+/// # Examples
+///
+/// ```
+/// use bughouse_core::{Position, Rules};
+/// use bughouse_engine::{mate_in, Limits, Searcher};
+///
+/// // White mates with a knight drop.
+/// let pos = Position::from_fen("6rk/6pp/8/8/8/8/8/K7[N] w - - 0 1", Rules::crazyhouse()).unwrap();
+/// let mut searcher = Searcher::new(1);
+/// let result = searcher.search(&pos, Limits::depth(3), &mut |_| {});
+/// assert_eq!(result.best.unwrap().to_string(), "N@f7");
+/// assert_eq!(mate_in(result.score), Some(1));
+/// ```
+pub struct Searcher {
+    tt: Tt,
+    history: Vec<i32>,
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    buffers: Vec<Vec<(Move, i32)>>,
+    pv: Vec<[Option<Move>; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    keys: [u64; MAX_PLY + 1],
+    lmr: Vec<[u8; 64]>,
+    nodes: u64,
+    stop: bool,
+    limits: Limits,
+    noise: i32,
+    root_depth: i32,
+}
+
+impl Searcher {
+    /// A searcher with a transposition table of about `tt_mb` megabytes.
+    pub fn new(tt_mb: usize) -> Searcher {
+        let mut lmr = vec![[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                let x = 0.5 + (d as f64).ln() * (n as f64).ln() / 2.2;
+                *r = x.clamp(0.0, 40.0) as u8;
+            }
+        }
+        Searcher {
+            tt: Tt::new(tt_mb),
+            history: vec![0; 24 * 64],
+            killers: [[None; 2]; MAX_PLY],
+            buffers: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            pv: vec![[None; MAX_PLY]; MAX_PLY],
+            pv_len: [0; MAX_PLY],
+            keys: [0; MAX_PLY + 1],
+            lmr,
+            nodes: 0,
+            stop: false,
+            limits: Limits::default(),
+            noise: 0,
+            root_depth: 0,
+        }
+    }
+
+    /// Forgets everything learnt: the transposition table, killers and history.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.fill(0);
+        self.killers = [[None; 2]; MAX_PLY];
+    }
+
+    /// Searches `pos` within `limits`, calling `info` after each completed iteration.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: Limits,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let (result, _) = self.search_with(pos, limits, Options::default(), info);
+        result
+    }
+
+    /// The search with options; also returns the root moves with their last scores (exact
+    /// ones under `exact_root`).
+    pub(crate) fn search_with(
+        &mut self,
+        pos: &Position,
+        limits: Limits,
+        options: Options,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> (SearchResult, Vec<RootMove>) {
+        let start = Instant::now();
+        self.nodes = 0;
+        self.stop = false;
+        self.limits = limits;
+        self.noise = options.noise;
+        self.tt.generation = (self.tt.generation + 1) & 63;
+        self.killers = [[None; 2]; MAX_PLY];
+        for h in &mut self.history {
+            *h /= 4;
+        }
+        let root_key = zobrist::key(pos);
+        self.keys[0] = root_key;
+
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            let score = terminal(pos, 0);
+            return (
+                SearchResult {
+                    best: None,
+                    score,
+                    depth: 0,
+                    nodes: 0,
+                    pv: Vec::new(),
+                },
+                Vec::new(),
+            );
+        }
+        let mut roots: Vec<RootMove> = legal
+            .iter()
+            .map(|&mv| {
+                let bias = options
+                    .root_bias
+                    .iter()
+                    .filter(|(m, _)| *m == mv)
+                    .map(|(_, b)| *b)
+                    .sum();
+                RootMove {
+                    mv,
+                    score: -INF,
+                    prev: self.order_score(pos, mv, None, 0),
+                    bias,
+                }
+            })
+            .collect();
+        roots.sort_by_key(|r| std::cmp::Reverse(r.prev));
+
+        let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut best = SearchResult {
+            best: Some(roots[0].mv),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: vec![roots[0].mv],
+        };
+        let mut prev_score = 0;
+        for depth in 1..=max_depth {
+            self.root_depth = depth as i32;
+            let mut delta = 40;
+            let (mut alpha, mut beta) = if depth >= 5 && !options.exact_root {
+                (prev_score - delta, prev_score + delta)
+            } else {
+                (-INF, INF)
+            };
+            let score = loop {
+                let s = self.root(
+                    pos,
+                    root_key,
+                    &mut roots,
+                    depth as i32,
+                    alpha,
+                    beta,
+                    &options,
+                );
+                if self.stop {
+                    break s;
+                }
+                if s <= alpha && alpha > -INF {
+                    alpha = (alpha - delta).max(-INF);
+                    delta *= 4;
+                } else if s >= beta && beta < INF {
+                    beta = (beta + delta).min(INF);
+                    delta *= 4;
+                } else {
+                    break s;
+                }
+                if delta > 2000 {
+                    alpha = -INF;
+                    beta = INF;
+                }
+            };
+            if self.stop {
+                // A partial iteration: a move that was searched in full and beat the first
+                // (the previous best, searched first) replaces it.
+                if depth > 1 && roots[0].score > -INF && Some(roots[0].mv) != best.best {
+                    best.best = Some(roots[0].mv);
+                    best.score = roots[0].score;
+                    best.pv = vec![roots[0].mv];
+                }
+                break;
+            }
+            prev_score = score;
+            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]]
+                .iter()
+                .flatten()
+                .copied()
+                .collect();
+            best = SearchResult {
+                best: Some(roots[0].mv),
+                score,
+                depth,
+                nodes: self.nodes,
+                pv: if pv.first() == Some(&roots[0].mv) {
+                    pv
+                } else {
+                    vec![roots[0].mv]
+                },
+            };
+            info(&SearchInfo {
+                depth,
+                score,
+                nodes: self.nodes,
+                pv: best.pv.clone(),
+                elapsed: start.elapsed(),
+            });
+            if score.abs() >= MATE_BOUND && depth as i32 >= 2 * (MATE - score.abs()) + 2 {
+                break;
+            }
+            if let Some(deadline) = limits.deadline {
+                let now = Instant::now();
+                let total = deadline.saturating_duration_since(start);
+                let used = now.saturating_duration_since(start);
+                if roots.len() == 1 || used * 2 >= total {
+                    break;
+                }
+            }
+            for r in roots.iter_mut() {
+                r.prev = r.score;
+            }
+        }
+        best.nodes = self.nodes;
+        (best, roots)
+    }
+
+    #[inline]
+    fn out_of_budget(&mut self) -> bool {
+        if self.stop {
+            return true;
+        }
+        if let Some(max) = self.limits.max_nodes {
+            if self.nodes >= max {
+                self.stop = true;
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            if let Some(deadline) = self.limits.deadline {
+                if Instant::now() >= deadline {
+                    self.stop = true;
+                }
+            }
+        }
+        self.stop
+    }
+
+    /// One iteration at the root: the moves ordered by their previous scores.
+    #[allow(clippy::too_many_arguments)]
+    fn root(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        roots: &mut [RootMove],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        options: &Options,
+    ) -> i32 {
+        // Stable: the best move of the last iteration first, then by score.
+        roots.sort_by_key(|r| std::cmp::Reverse(r.prev));
+        for r in roots.iter_mut() {
+            r.score = -INF;
+        }
+        self.pv_len[0] = 0;
+        let mut best = -INF;
+        for i in 0..roots.len() {
+            let RootMove { mv, bias, .. } = roots[i];
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let child_key = zobrist::update(pos, &child, key);
+            self.keys[1] = child_key;
+            let gives_check = child.is_check();
+            let ext = i32::from(gives_check);
+            let score = if options.exact_root {
+                bias - self.negamax(&child, child_key, depth - 1 + ext, 1, -INF, INF, true)
+            } else if i == 0 {
+                bias - self.negamax(
+                    &child,
+                    child_key,
+                    depth - 1 + ext,
+                    1,
+                    -beta + bias,
+                    -alpha + bias,
+                    true,
+                )
+            } else {
+                let a = alpha - bias;
+                let mut s = -self.negamax(&child, child_key, depth - 1 + ext, 1, -a - 1, -a, true);
+                if s > a && !self.stop {
+                    s = -self.negamax(
+                        &child,
+                        child_key,
+                        depth - 1 + ext,
+                        1,
+                        -beta + bias,
+                        -a,
+                        true,
+                    );
+                }
+                s + bias
+            };
+            if self.stop {
+                break;
+            }
+            roots[i].score = score;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    self.update_pv(0, mv);
+                    // Keep the best move first.
+                    roots[..=i].rotate_right(1);
+                    if score >= beta {
+                        return score;
+                    }
+                    if !options.exact_root {
+                        alpha = score;
+                    }
+                }
+            }
+        }
+        if options.exact_root {
+            roots.sort_by_key(|r| std::cmp::Reverse(r.score));
+        }
+        best
+    }
+
+    #[inline]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = if ply + 1 < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = Some(mv);
+        let n = child_len.min(MAX_PLY - 1);
+        if n > 0 {
+            head[ply][1..=n].copy_from_slice(&tail[0][..n]);
+        }
+        self.pv_len[ply] = n + 1;
+    }
+
+    /// The static evaluation, with the noise of weak levels.
+    #[inline]
+    fn eval(&self, pos: &Position, key: u64) -> i32 {
+        let e = evaluate(pos);
+        if self.noise > 0 {
+            let h = key.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 40;
+            e + (h % (2 * self.noise as u64 + 1)) as i32 - self.noise
+        } else {
+            e
+        }
+    }
+
+    /// An ordering score: hash move, good captures, promotions, killers, history, bad captures.
+    #[inline]
+    fn order_score(&self, pos: &Position, mv: Move, tt_move: Option<Move>, ply: usize) -> i32 {
+        if Some(mv) == tt_move {
+            return 2_000_000;
+        }
+        let us = pos.turn();
+        if let Some(victim) = pos.captured_role(mv) {
+            let attacker = pos.moving_role(mv).unwrap_or(Role::Pawn);
+            let mvv_lva = BOARD_VALUE[victim as usize] * 16 - attacker as i32;
+            let from = mv.from().unwrap_or(mv.to());
+            return if mv.is_en_passant() || see(pos, from, mv.to()) >= 0 {
+                1_000_000 + mvv_lva
+            } else {
+                -20_000 + mvv_lva
+            };
+        }
+        if let Some(role) = mv.promotion_role() {
+            return 900_000 + value(role);
+        }
+        if ply < MAX_PLY {
+            if self.killers[ply][0] == Some(mv) {
+                return 800_000;
+            }
+            if self.killers[ply][1] == Some(mv) {
+                return 799_000;
+            }
+        }
+        let role = pos.moving_role(mv).unwrap_or(Role::Pawn);
+        self.history[history_index(us, role, mv.is_drop(), mv.to())]
+    }
+
+    /// Fills the buffer of `ply` with the legal moves of `pos` and their ordering scores.
+    #[inline(never)]
+    fn generate(
+        &self,
+        pos: &Position,
+        tt_move: Option<Move>,
+        ply: usize,
+        list: &mut Vec<(Move, i32)>,
+    ) {
+        list.clear();
+        for mv in pos.legal_moves() {
+            list.push((mv, self.order_score(pos, mv, tt_move, ply)));
+        }
+    }
+
+    /// Moves that the quiescence search tries: captures that do not lose material (by SEE),
+    /// queen promotions, and with `checks` the moves and drops that give check. All moves
+    /// when in check.
+    #[inline(never)]
+    fn generate_noisy(
+        &self,
+        pos: &Position,
+        in_check: bool,
+        checks: bool,
+        list: &mut Vec<(Move, i32)>,
+    ) {
+        list.clear();
+        let moves = pos.legal_moves();
+        if in_check {
+            for mv in moves {
+                list.push((mv, self.order_score(pos, mv, None, MAX_PLY)));
+            }
+            return;
+        }
+        let us = pos.turn();
+        let b = pos.board();
+        let occ = b.occupied();
+        let ek = pos.king(!us);
+        let check_squares = |role: Role| match role {
+            Role::Pawn => bughouse_core::attacks::pawn_attacks(!us, ek),
+            Role::Knight => bughouse_core::attacks::knight_attacks(ek),
+            Role::Bishop => bughouse_core::attacks::bishop_attacks(ek, occ),
+            Role::Rook => bughouse_core::attacks::rook_attacks(ek, occ),
+            Role::Queen => bughouse_core::attacks::queen_attacks(ek, occ),
+            Role::King => bughouse_core::Bitboard::EMPTY,
+        };
+        let mut squares = [bughouse_core::Bitboard::EMPTY; 7];
+        if checks {
+            for role in Role::ALL {
+                squares[role as usize] = check_squares(role);
+            }
+        }
+        for mv in moves {
+            if let Some(victim) = pos.captured_role(mv) {
+                let attacker = pos.moving_role(mv).unwrap_or(Role::Pawn);
+                let from = mv.from().unwrap_or(mv.to());
+                if !mv.is_en_passant() && attacker != Role::Pawn && see(pos, from, mv.to()) < 0 {
+                    continue;
+                }
+                let promo = mv.promotion_role().map_or(0, value);
+                list.push((
+                    mv,
+                    1_000_000 + (BOARD_VALUE[victim as usize] + promo) * 16 - attacker as i32,
+                ));
+            } else if mv.promotion_role() == Some(Role::Queen) {
+                list.push((mv, 900_000));
+            } else if checks {
+                let role = match (mv.dropped_role(), mv.promotion_role()) {
+                    (Some(r), _) => r,
+                    (None, Some(r)) => r,
+                    _ => pos.moving_role(mv).unwrap_or(Role::King),
+                };
+                if squares[role as usize].contains(mv.to()) && !mv.is_castle() {
+                    let hist = self.history[history_index(us, role, mv.is_drop(), mv.to())];
+                    list.push((mv, hist - 100_000));
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn pick(list: &mut [(Move, i32)], i: usize) -> Move {
+        let mut best = i;
+        for j in i + 1..list.len() {
+            if list[j].1 > list[best].1 {
+                best = j;
+            }
+        }
+        list.swap(i, best);
+        list[i].0
+    }
+
+    /// Whether the position at `ply` repeats one earlier on the search path since the last
+    /// irreversible move.
+    #[inline]
+    fn repeats(&self, pos: &Position, key: u64, ply: usize) -> bool {
+        let back = (pos.halfmoves() as usize).min(ply);
+        let mut i = 2;
+        while i <= back {
+            if self.keys[ply - i] == key {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        can_null: bool,
+    ) -> i32 {
+        self.pv_len[ply.min(MAX_PLY - 1)] = 0;
+        if depth <= 0 {
+            return self.qsearch(pos, key, alpha, beta, ply, 0);
+        }
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.eval(pos, key);
+        }
+        if self.repeats(pos, key, ply) {
+            return 0;
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let pv_node = beta - alpha > 1;
+
+        let entry = self.tt.probe(key);
+        let tt_move = entry.and_then(|e| e.mv);
+        if let Some(e) = entry {
+            if !pv_node && i32::from(e.depth) >= depth {
+                let s = from_tt(i32::from(e.score), ply);
+                let bound = e.flags & 3;
+                if bound == BOUND_EXACT
+                    || (bound == BOUND_LOWER && s >= beta)
+                    || (bound == BOUND_UPPER && s <= alpha)
+                {
+                    return s;
+                }
+            }
+        }
+
+        let in_check = pos.is_check();
+        let static_eval = if in_check { -INF } else { self.eval(pos, key) };
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility pruning.
+            if depth <= 3 && static_eval - 110 * depth >= beta {
+                return static_eval;
+            }
+            // Null move: passing still holds beta.
+            if can_null && depth >= 3 && static_eval >= beta && has_pieces(pos) {
+                if let Some(null) = null_position(pos) {
+                    let null_key = zobrist::update(pos, &null, key);
+                    self.keys[ply + 1] = null_key;
+                    let r = 3 + depth / 5;
+                    let s = -self.negamax(
+                        &null,
+                        null_key,
+                        depth - 1 - r,
+                        ply + 1,
+                        -beta,
+                        -beta + 1,
+                        false,
+                    );
+                    if self.stop {
+                        return 0;
+                    }
+                    if s >= beta {
+                        return if s >= MATE_BOUND { beta } else { s };
+                    }
+                }
+            }
+        }
+
+        let mut list = std::mem::take(&mut self.buffers[ply]);
+        self.generate(pos, tt_move, ply, &mut list);
+        if list.is_empty() {
+            self.buffers[ply] = list;
+            return terminal(pos, ply);
+        }
+
+        let us = pos.turn();
+        let mut best = -INF;
+        let mut best_move = None;
+        let orig_alpha = alpha;
+        let mut searched = 0usize;
+        let mut quiets_tried: [Option<(Move, Role)>; 32] = [None; 32];
+        let mut n_quiets = 0usize;
+        for i in 0..list.len() {
+            let mv = Self::pick(&mut list, i);
+            let capture = pos.captured_role(mv).is_some();
+            let quiet = !capture && mv.promotion_role().is_none();
+            let role = pos.moving_role(mv).unwrap_or(Role::Pawn);
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let gives_check = child.is_check();
+
+            if quiet && !in_check && !gives_check && searched > 0 && best > -MATE_BOUND {
+                // Late move pruning and futility pruning of quiet moves near the leaves.
+                if !pv_node && depth <= 4 && searched >= 4 + (depth * depth) as usize * 3 {
+                    continue;
+                }
+                if !pv_node && depth <= 2 && static_eval + 120 * depth + 60 <= alpha {
+                    continue;
+                }
+            }
+
+            let child_key = zobrist::update(pos, &child, key);
+            self.keys[ply + 1] = child_key;
+            let ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let new_depth = depth - 1 + ext;
+
+            let mut score;
+            if searched == 0 {
+                score = -self.negamax(&child, child_key, new_depth, ply + 1, -beta, -alpha, true);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && quiet && !in_check && !gives_check && searched >= 2 {
+                    r = i32::from(self.lmr[(depth as usize).min(63)][searched.min(63)]);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if list[i].1 >= 799_000 {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(
+                    &child,
+                    child_key,
+                    new_depth - r,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    true,
+                );
+                if score > alpha && r > 0 && !self.stop {
+                    score = -self.negamax(
+                        &child,
+                        child_key,
+                        new_depth,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        true,
+                    );
+                }
+                if score > alpha && score < beta && !self.stop {
+                    score =
+                        -self.negamax(&child, child_key, new_depth, ply + 1, -beta, -alpha, true);
+                }
+            }
+            if self.stop {
+                self.buffers[ply] = list;
+                return 0;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.reward(us, mv, role, depth, ply, &quiets_tried[..n_quiets]);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = Some((mv, role));
+                n_quiets += 1;
+            }
+        }
+        self.buffers[ply] = list;
+        if searched == 0 {
+            // Everything was pruned (cannot happen: the first move is always searched).
+            return static_eval;
+        }
+        let bound = if best >= beta {
+            BOUND_LOWER
+        } else if best > orig_alpha {
+            BOUND_EXACT
+        } else {
+            BOUND_UPPER
+        };
+        self.tt
+            .store(key, best_move, to_tt(best, ply), depth, bound);
+        best
+    }
+
+    /// A quiet move that caused a cutoff: killer and history bonus, history malus for the
+    /// quiet moves tried before it.
+    fn reward(
+        &mut self,
+        us: Color,
+        mv: Move,
+        role: Role,
+        depth: i32,
+        ply: usize,
+        tried: &[Option<(Move, Role)>],
+    ) {
+        if self.killers[ply][0] != Some(mv) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(mv);
+        }
+        let bonus = (depth * depth).min(400);
+        let idx = history_index(us, role, mv.is_drop(), mv.to());
+        let h = &mut self.history[idx];
+        *h += bonus * 32 - *h * bonus / 512;
+        for (m, r) in tried.iter().flatten() {
+            let idx = history_index(us, *r, m.is_drop(), m.to());
+            let h = &mut self.history[idx];
+            *h -= bonus * 32 + *h * bonus / 512;
+        }
+    }
+
+    fn qsearch(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: u32,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        self.pv_len[ply.min(MAX_PLY - 1)] = 0;
+        let in_check = pos.is_check();
+        if ply >= MAX_PLY - 2 || (qply >= QS_MAX && !in_check) {
+            return self.eval(pos, key);
+        }
+        let mut best = -INF;
+        let mut stand = -INF;
+        if !in_check {
+            stand = self.eval(pos, key);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        let mut list = std::mem::take(&mut self.buffers[ply]);
+        self.generate_noisy(pos, in_check, qply < QS_CHECK_PLIES, &mut list);
+        if in_check && list.is_empty() {
+            self.buffers[ply] = list;
+            return terminal(pos, ply);
+        }
+        for i in 0..list.len() {
+            let mv = Self::pick(&mut list, i);
+            if !in_check {
+                if let Some(victim) = pos.captured_role(mv) {
+                    // Delta pruning.
+                    if mv.promotion_role().is_none()
+                        && stand + value(victim) + 200 <= alpha
+                        && beta.abs() < MATE_BOUND
+                    {
+                        continue;
+                    }
+                }
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let child_key = zobrist::update(pos, &child, key);
+            let score = -self.qsearch(&child, child_key, -beta, -alpha, ply + 1, qply + 1);
+            if self.stop {
+                self.buffers[ply] = list;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.buffers[ply] = list;
+        if !in_check && best == -INF {
+            return stand;
+        }
+        best
+    }
+}
+
+/// Whether the side to move has something besides pawns and king (null move is unsafe in
+/// pawn endings); pieces in the reserve count.
+fn has_pieces(pos: &Position) -> bool {
+    let b = pos.board();
+    let us = pos.turn();
+    let pieces = b.by_color(us) & !b.pawns() & !b.kings();
+    pieces.any() || !pos.reserve(us).is_empty()
+}
+
+/// The position with the other side to move (a null move); `None` if it cannot be built.
+fn null_position(pos: &Position) -> Option<Position> {
+    let mut setup = pos.to_setup();
+    setup.turn = !setup.turn;
+    setup.ep_square = None;
+    Position::from_setup(setup, *pos.rules()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bughouse_core::Rules;
+
+    #[test]
+    fn mate_scores() {
+        assert_eq!(mate_in(MATE - 1), Some(1));
+        assert_eq!(mate_in(-MATE), Some(0));
+        assert_eq!(mate_in(-MATE + 4), Some(-2));
+        assert_eq!(mate_in(0), None);
+    }
+
+    #[test]
+    fn finds_a_capture() {
+        let pos = Position::from_fen("4k3/8/8/3q4/8/8/8/3RK3[] w - - 0 1", Rules::fide()).unwrap();
+        let mut s = Searcher::new(1);
+        let r = s.search(&pos, Limits::depth(4), &mut |_| {});
+        assert_eq!(r.best.unwrap().to_string(), "d1d5");
+    }
+}

@@ -1,0 +1,571 @@
+//! The team bot: one seat of a bughouse match, seeing both boards.
+//!
+//! On top of the single-board search it
+//! - reads the partner's board for the pieces about to cross: the best capture (by SEE) of the
+//!   side to move there goes to us (our partner moves) or to our opponent (the opponents'
+//!   partner moves);
+//! - searches its own board with the piece our opponent is about to receive already in his
+//!   reserve (full strength), so it guards the drop squares in time;
+//! - **sits** (a) when every move loses to that incoming piece while without it we stand,
+//!   and (b) when the piece it needs for a mate is one our partner can capture now; only while
+//!   its clock is comfortably ahead of its opponent's, and never longer than a bound;
+//! - **talks**: `Need(role)` for the piece that would mate, `DontGive(role)` for the piece that
+//!   would get us mated, `Sit` to the partner when his moving would hand that piece over, `Go`
+//!   when the danger is gone, `Flag` when the partner's opponent is out of time;
+//! - obeys the partner: sits on `Sit` until `Go` (time permitting), prefers capturing a `Need`
+//!   piece, avoids leaving a `DontGive` piece en prise;
+//! - allocates its thinking time from both boards' clocks.
+
+use std::time::{Duration, Instant};
+
+use bughouse_core::{Color, Match, Move, Position, Role, Seat};
+
+use crate::eval::{see, value};
+use crate::level::Level;
+use crate::search::{Limits, Options, Searcher, MATE_BOUND};
+
+/// A message between partners. The server maps it to its protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Talk {
+    /// "I need this piece": capturing it helps me (it would mate or win big).
+    Need(Role),
+    /// "Don't give them this piece": our opponents would mate me with it; avoid trades and
+    /// captures that hand it to them.
+    DontGive(Role),
+    /// "Stop moving" (M9.4): every move of yours lets them capture what mates me.
+    Sit,
+    /// "Move again": the reason to sit is gone.
+    Go,
+    /// "Your opponent's flag fell" (M9.5).
+    Flag,
+}
+
+/// What the bot does now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Play this move.
+    Move(Move),
+    /// Do not move; let the clock run and ask again later.
+    Sit,
+}
+
+/// The bot's decision for one seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    /// Move or sit.
+    pub action: Action,
+    /// Messages for the partner (only new ones: a message is not repeated while it holds).
+    pub talk: Vec<Talk>,
+    /// When sitting: ask again after at most this long.
+    pub recheck: Option<Duration>,
+    /// Nodes searched, all searches of this decision together.
+    pub nodes: u64,
+    /// Depth of the main search.
+    pub depth: u32,
+    /// Score of the main search for the bot's side, centipawns or a mate score.
+    pub score: i32,
+}
+
+/// How long a sitting bot waits before asking again.
+const RECHECK: Duration = Duration::from_millis(300);
+/// Sit only with at least this much more time than the opponent.
+const SIT_LEAD: Duration = Duration::from_secs(3);
+/// Sit only with at least this much time left.
+const SIT_FLOOR: Duration = Duration::from_secs(8);
+/// Never sit longer than this in one go.
+const SIT_MAX: Duration = Duration::from_secs(30);
+/// How many of our own moves a partner's `Need`/`DontGive` holds.
+const REQUEST_MOVES: u8 = 4;
+
+/// A bughouse bot for one seat: search, sitting, partner talk and time use.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use bughouse_core::{Match, Rules, Seat, TimeControl};
+/// use bughouse_engine::{Action, Level, Limits, TeamBot};
+///
+/// let mut m = Match::new(Rules::fide(), TimeControl::default());
+/// m.start(Duration::ZERO).unwrap();
+/// let mut bot = TeamBot::new(Level::new(3).unwrap(), 1);
+/// let d = bot.decide(&m, Seat::WHITE_A, Duration::ZERO, Limits::nodes(5_000));
+/// let Action::Move(mv) = d.action else { panic!("sat at the start") };
+/// assert!(m.position(Seat::WHITE_A.board).legal_moves().contains(&mv));
+/// ```
+pub struct TeamBot {
+    level: Level,
+    searcher: Searcher,
+    rng: u64,
+    /// The partner asked us to sit and has not said `Go`.
+    partner_sit: bool,
+    /// Pieces the partner needs, with how many of our moves the request still holds.
+    partner_need: Vec<(Role, u8)>,
+    /// Pieces the partner does not want the opponents to get.
+    partner_dont_give: Vec<(Role, u8)>,
+    /// Match time at which the current sit began.
+    sit_since: Option<Duration>,
+    /// What we said at the last decision, so as not to repeat it.
+    said: Vec<Talk>,
+    /// We asked the partner to sit.
+    asked_sit: bool,
+}
+
+impl TeamBot {
+    /// A bot of `level`; `seed` drives its random choices (weak levels), so that a search with
+    /// node limits only is deterministic.
+    pub fn new(level: Level, seed: u64) -> TeamBot {
+        TeamBot::with_hash(level, seed, 16)
+    }
+
+    /// A bot with a transposition table of `tt_mb` megabytes.
+    pub fn with_hash(level: Level, seed: u64, tt_mb: usize) -> TeamBot {
+        TeamBot {
+            level,
+            searcher: Searcher::new(tt_mb),
+            rng: seed ^ 0x6a09_e667_f3bc_c908,
+            partner_sit: false,
+            partner_need: Vec::new(),
+            partner_dont_give: Vec::new(),
+            sit_since: None,
+            said: Vec::new(),
+            asked_sit: false,
+        }
+    }
+
+    /// The level.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// A message from the partner.
+    pub fn hear(&mut self, talk: Talk) {
+        match talk {
+            Talk::Sit => self.partner_sit = true,
+            Talk::Go => self.partner_sit = false,
+            Talk::Need(role) => {
+                self.partner_need.retain(|&(r, _)| r != role);
+                self.partner_need.push((role, REQUEST_MOVES));
+            }
+            Talk::DontGive(role) => {
+                self.partner_dont_give.retain(|&(r, _)| r != role);
+                self.partner_dont_give.push((role, REQUEST_MOVES));
+            }
+            Talk::Flag => {}
+        }
+    }
+
+    /// How long to think now for this seat (from both boards' clocks); `now` is match time.
+    ///
+    /// About a thirtieth of the time left plus most of the increment; less when behind the
+    /// opponent on the clock (time is material in bughouse: the side with more time can sit),
+    /// or when the partner is short of time; never more than a sixth of the time left, and
+    /// always leaving a safety margin for the round trip of the move.
+    pub fn budget(&self, m: &Match, seat: Seat, now: Duration) -> Duration {
+        let ours = m.remaining(seat, now);
+        let theirs = m.remaining(seat.opponent(), now);
+        let inc = m.time_control().increment;
+        let mut t = ours.as_secs_f64() / 30.0 + inc.as_secs_f64() * 0.75;
+        let (o, th) = (ours.as_secs_f64(), theirs.as_secs_f64());
+        if o < th && th > 0.0 {
+            // Behind on the clock: catch up.
+            let ratio = (o / th).powi(2).max(0.2);
+            t *= ratio;
+        } else if o > th + 10.0 {
+            t *= 1.2;
+        }
+        let partner = seat.partner();
+        if m.game_end(partner.board).is_none() {
+            let partner_left = m.remaining(partner, now);
+            let partner_opp = m.remaining(partner.opponent(), now);
+            if partner_left < Duration::from_secs(15)
+                || partner_left + Duration::from_secs(20) < partner_opp
+            {
+                t *= 0.6;
+            }
+        }
+        let margin = 0.05 + o * 0.02;
+        let t = t.min(o / 6.0).min((o - margin).max(0.0)).max(0.005);
+        Duration::from_secs_f64(t)
+    }
+
+    /// Decide for `seat` (which must be to move on its board and the match not over).
+    pub fn decide(&mut self, m: &Match, seat: Seat, now: Duration, limits: Limits) -> Decision {
+        let started = Instant::now();
+        let params = self.level.params();
+        let pos = m.position(seat.board);
+        let us = seat.color;
+        let partner = seat.partner();
+        let partner_live = m.game_end(partner.board).is_none();
+        let pboard = m.position(partner.board);
+        let mut talk = Vec::new();
+        let mut nodes = 0;
+
+        // A level's limits apply on top of the caller's.
+        let limits = Limits {
+            deadline: limits.deadline,
+            max_nodes: min_opt(limits.max_nodes, params.max_nodes),
+            max_depth: min_opt(limits.max_depth, params.max_depth),
+        };
+
+        if partner_live
+            && params.talks
+            && m.is_started()
+            && m.remaining(partner.opponent(), now).is_zero()
+        {
+            talk.push(Talk::Flag);
+        }
+
+        if pos.legal_moves().is_empty() {
+            // Waiting (F3.7): ask for a piece that could be dropped.
+            if let Some(role) = [
+                Role::Pawn,
+                Role::Knight,
+                Role::Bishop,
+                Role::Rook,
+                Role::Queen,
+            ]
+            .into_iter()
+            .find(|&r| pos.potential_drop_squares(r).any())
+            {
+                talk.push(Talk::Need(role));
+            }
+            return self.finish(Action::Sit, talk, nodes, 0, -MATE_BOUND, now, false);
+        }
+
+        // The pieces about to cross from the partner's board.
+        let mut to_us = None;
+        let mut to_them = None;
+        if partner_live {
+            if let Some(role) = best_capture(pboard) {
+                if pboard.turn() == partner.color {
+                    to_us = Some(role);
+                } else {
+                    to_them = Some(role);
+                }
+            }
+        }
+
+        let bias = self.root_bias(pos);
+        let team = params.talks && partner_live;
+
+        // The main search: with the piece our opponent is about to get already in his
+        // reserve (full strength only).
+        let mut main_pos = pos.clone();
+        let pessimistic = params.full_team && to_them.is_some();
+        if let (true, Some(role)) = (pessimistic, to_them) {
+            main_pos.add_to_reserve(!us, role);
+        }
+        let main_limits = portion(&limits, started, if team { 0.7 } else { 1.0 }, 1.0);
+        let options = Options {
+            noise: params.noise,
+            exact_root: params.margin > 0,
+            root_bias: bias.clone(),
+        };
+        let (result, roots) =
+            self.searcher
+                .search_with(&main_pos, main_limits, options, &mut |_| {});
+        nodes += result.nodes;
+        let mut best = result.best.unwrap_or(roots[0].mv);
+        if params.margin > 0 && !roots.is_empty() {
+            let top = roots[0].score;
+            let near: Vec<Move> = roots
+                .iter()
+                .filter(|r| r.score >= top - params.margin && r.score > -MATE_BOUND)
+                .map(|r| r.mv)
+                .collect();
+            if !near.is_empty() {
+                best = near[(self.next_random() % near.len() as u64) as usize];
+            }
+        }
+        let mut score = result.score;
+        let depth = result.depth;
+
+        if !team {
+            return self.finish(Action::Move(best), talk, nodes, depth, score, now, false);
+        }
+
+        let may_sit = params.sits && self.may_sit(m, seat, now);
+        let mut sit = false;
+        let mut danger = false;
+
+        // (a) Every move loses to the piece the opponents' partner is about to capture.
+        if let (true, Some(role)) = (pessimistic, to_them) {
+            if result.score <= -MATE_BOUND {
+                let probe_limits = portion(&limits, started, 0.5, 1.0);
+                let real =
+                    self.searcher
+                        .search_with(pos, probe_limits, Options::default(), &mut |_| {});
+                nodes += real.0.nodes;
+                if real.0.score > -MATE_BOUND && real.0.score > result.score + 300 {
+                    danger = true;
+                    talk.push(Talk::DontGive(role));
+                    if may_sit {
+                        sit = true;
+                    } else if let Some(mv) = real.0.best {
+                        best = mv;
+                        score = real.0.score;
+                    }
+                }
+            }
+        }
+
+        // (b) The piece that mates is one our partner can capture now.
+        if !sit && score < MATE_BOUND {
+            if let Some(role) = to_us {
+                let mut what_if = pos.clone();
+                what_if.add_to_reserve(us, role);
+                let probe = probe_limits(&limits, started, 0.4, 5);
+                let r = self
+                    .searcher
+                    .search_with(&what_if, probe, Options::default(), &mut |_| {});
+                nodes += r.0.nodes;
+                if r.0.score >= MATE_BOUND {
+                    talk.push(Talk::Need(role));
+                    if may_sit {
+                        sit = true;
+                    }
+                }
+            }
+        }
+
+        // What-if probes for the talk: the piece that would mate for us, the piece that would
+        // get us mated.
+        if params.full_team && !sit {
+            if score < MATE_BOUND && !talk.iter().any(|t| matches!(t, Talk::Need(_))) {
+                for role in roles_on(pboard, !partner.color) {
+                    if Some(role) == to_us {
+                        continue;
+                    }
+                    let mut what_if = pos.clone();
+                    what_if.add_to_reserve(us, role);
+                    let probe = probe_limits(&limits, started, 0.25, 3);
+                    let r =
+                        self.searcher
+                            .search_with(&what_if, probe, Options::default(), &mut |_| {});
+                    nodes += r.0.nodes;
+                    if r.0.score >= MATE_BOUND {
+                        talk.push(Talk::Need(role));
+                        break;
+                    }
+                }
+            }
+            if score > -MATE_BOUND && !danger {
+                for role in roles_on(pboard, partner.color) {
+                    if pessimistic && Some(role) == to_them {
+                        continue;
+                    }
+                    let mut what_if = pos.clone();
+                    what_if.add_to_reserve(!us, role);
+                    let probe = probe_limits(&limits, started, 0.25, 3);
+                    let r =
+                        self.searcher
+                            .search_with(&what_if, probe, Options::default(), &mut |_| {});
+                    nodes += r.0.nodes;
+                    if r.0.score <= -MATE_BOUND {
+                        talk.push(Talk::DontGive(role));
+                        danger = true;
+                        break;
+                    }
+                }
+            }
+        }
+
+        // Ask the partner to sit while his moving would let them capture what mates us.
+        if danger && pboard.turn() == partner.color {
+            talk.push(Talk::Sit);
+            self.asked_sit = true;
+        } else if !danger && self.asked_sit {
+            talk.push(Talk::Go);
+            self.asked_sit = false;
+        }
+
+        // The partner asked us to sit.
+        if !sit && self.partner_sit && may_sit && score < MATE_BOUND {
+            sit = true;
+        }
+
+        let action = if sit { Action::Sit } else { Action::Move(best) };
+        self.finish(action, talk, nodes, depth, score, now, sit)
+    }
+
+    /// Records the decision: sitting time, expiring requests, talk not said before.
+    #[allow(clippy::too_many_arguments)]
+    fn finish(
+        &mut self,
+        action: Action,
+        talk: Vec<Talk>,
+        nodes: u64,
+        depth: u32,
+        score: i32,
+        now: Duration,
+        sitting: bool,
+    ) -> Decision {
+        let sitting = sitting || action == Action::Sit;
+        if sitting {
+            self.sit_since.get_or_insert(now);
+        } else {
+            self.sit_since = None;
+            for list in [&mut self.partner_need, &mut self.partner_dont_give] {
+                for (_, n) in list.iter_mut() {
+                    *n = n.saturating_sub(1);
+                }
+                list.retain(|&(_, n)| n > 0);
+            }
+        }
+        let new: Vec<Talk> = talk
+            .iter()
+            .copied()
+            .filter(|t| !self.said.contains(t) || matches!(t, Talk::Sit | Talk::Go))
+            .collect();
+        self.said = talk;
+        Decision {
+            action,
+            talk: new,
+            recheck: sitting.then_some(RECHECK),
+            nodes,
+            depth,
+            score,
+        }
+    }
+
+    /// Whether sitting is safe on the clock: comfortably more time than the opponent, enough
+    /// time left, and not sitting too long already.
+    fn may_sit(&self, m: &Match, seat: Seat, now: Duration) -> bool {
+        if !m.is_started() || m.game_end(seat.partner().board).is_some() {
+            return false;
+        }
+        let ours = m.remaining(seat, now);
+        let theirs = m.remaining(seat.opponent(), now);
+        let sat = self
+            .sit_since
+            .map_or(Duration::ZERO, |s| now.saturating_sub(s));
+        let lead_at_start = (ours + sat).saturating_sub(theirs);
+        ours > theirs + SIT_LEAD && ours > SIT_FLOOR && sat < SIT_MAX.min(lead_at_start / 2)
+    }
+
+    /// Bonuses and penalties for root moves from the partner's requests.
+    fn root_bias(&self, pos: &Position) -> Vec<(Move, i32)> {
+        if self.partner_need.is_empty() && self.partner_dont_give.is_empty() {
+            return Vec::new();
+        }
+        let us = pos.turn();
+        let mut bias = Vec::new();
+        for mv in pos.legal_moves() {
+            let mut b = 0;
+            if let Some(victim) = pos.captured_role(mv) {
+                let passed = if pos.promoted().contains(mv.to()) {
+                    Role::Pawn
+                } else {
+                    victim
+                };
+                if self.partner_need.iter().any(|&(r, _)| r == passed) {
+                    b += value(passed) / 2 + 50;
+                }
+            }
+            if !self.partner_dont_give.is_empty() {
+                let mut child = pos.clone();
+                child.play_unchecked(mv);
+                let b2 = child.board();
+                let occ = b2.occupied();
+                for &(role, _) in &self.partner_dont_give {
+                    let exposed = (b2.by_color(us) & b2.by_role(role))
+                        .into_iter()
+                        .any(|sq| child.attackers_to(sq, !us, occ).any());
+                    if exposed {
+                        b -= value(role) / 2 + 50;
+                    }
+                }
+            }
+            if b != 0 {
+                bias.push((mv, b));
+            }
+        }
+        bias
+    }
+
+    fn next_random(&mut self) -> u64 {
+        self.rng = self.rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+fn min_opt<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
+    }
+}
+
+/// `time_frac` of the time still left before the deadline and `node_frac` of the node limit.
+fn portion(limits: &Limits, _started: Instant, time_frac: f64, node_frac: f64) -> Limits {
+    let now = Instant::now();
+    Limits {
+        deadline: limits
+            .deadline
+            .map(|d| now + d.saturating_duration_since(now).mul_f64(time_frac)),
+        max_nodes: limits
+            .max_nodes
+            .map(|n| ((n as f64 * node_frac) as u64).max(1)),
+        max_depth: limits.max_depth,
+    }
+}
+
+/// A what-if probe: a share of what is left, a small node share, at most `depth` plies.
+fn probe_limits(limits: &Limits, started: Instant, time_frac: f64, depth: u32) -> Limits {
+    let mut l = portion(limits, started, time_frac, 0.1);
+    l.max_depth = Some(l.max_depth.map_or(depth, |d| d.min(depth)));
+    if l.deadline.is_none() && l.max_nodes.is_none() {
+        l.max_nodes = Some(200_000);
+    }
+    l
+}
+
+/// The role passed on by the best capture of the side to move (the most valuable victim that
+/// does not lose material by SEE), as it would arrive (a promoted piece as a pawn).
+fn best_capture(pos: &Position) -> Option<Role> {
+    let mut best: Option<(i32, Role)> = None;
+    for mv in pos.legal_moves() {
+        let Some(victim) = pos.captured_role(mv) else {
+            continue;
+        };
+        let gain = if mv.is_en_passant() {
+            100
+        } else {
+            see(pos, mv.from().unwrap_or(mv.to()), mv.to())
+        };
+        if gain < 0 {
+            continue;
+        }
+        let passed = if pos.promoted().contains(mv.to()) {
+            Role::Pawn
+        } else {
+            victim
+        };
+        let key = value(passed) * 4 + gain;
+        if best.is_none_or(|(k, _)| key > k) {
+            best = Some((key, passed));
+        }
+    }
+    best.map(|(_, r)| r)
+}
+
+/// The roles of `color`'s pieces on the board (what could be captured and passed on),
+/// strongest first.
+fn roles_on(pos: &Position, color: Color) -> Vec<Role> {
+    let b = pos.board();
+    [
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ]
+    .into_iter()
+    .filter(|&r| (b.by_color(color) & b.by_role(r)).any())
+    .collect()
+}

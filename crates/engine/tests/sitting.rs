@@ -1,0 +1,140 @@
+//! Sitting and partner talk on two-board positions.
+//!
+//! We are White on board A (team one, with Black on board B). Our opponent is Black on A; his
+//! partner is White on B: what White captures on B goes into Black's reserve on A (F3.2).
+
+use std::time::Duration;
+
+use bughouse_core::{parse_bughouse_fen, Match, Role, Rules, Seat, TimeControl};
+use bughouse_engine::{Action, Decision, Level, Limits, Talk, TeamBot};
+
+/// Board A: White's king on h1 cannot move (g1 by the bishop, g2 by the knight, h2 by the
+/// pawn) and nothing White has can guard h2: with a queen in hand Black mates by Q@h2 after any
+/// White move. Without it Black has nothing quick.
+const QUEEN_THREAT_A: &str = "7k/6pp/8/2b5/5n2/6p1/PP6/R6K[] w - - 0 1";
+/// Board B, White (the opponents' partner) to move: Nf3xg5 takes Black's queen for free, and
+/// it would go to Black on board A.
+const QUEEN_EN_PRISE_B: &str = "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/5N2/PPPP1PPP/RNBQKB1R[] w KQkq - 0 1";
+
+/// Board A: N@f7 would be a smothered mate (a knight check, mate under F3.7), but White holds
+/// no knight.
+const KNIGHT_MATE_A: &str = "6rk/6pp/8/8/8/1P6/P7/K7[] w - - 0 1";
+/// Board B, Black (our partner) to move: exd4 takes a white knight for free, and it would come
+/// to us.
+const KNIGHT_EN_PRISE_B: &str = "rnbqkbnr/pppp1ppp/8/4p3/3N4/8/PPPPPPPP/R1BQKBNR[] b KQkq - 0 1";
+/// Board B, Black to move, nothing to take.
+const QUIET_B: &str = "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R[] b KQkq - 0 1";
+
+const US: Seat = Seat::WHITE_A;
+
+/// A started match from the two boards, with `ours` and `theirs` seconds left on board A.
+fn setup(a: &str, b: &str, ours: u64, theirs: u64) -> Match {
+    let rules = Rules::fide();
+    let positions = parse_bughouse_fen(&format!("{a} | {b}"), rules).expect("valid FENs");
+    let mut m = Match::from_positions(rules, TimeControl::default(), positions);
+    m.start(Duration::ZERO).unwrap();
+    m.set_remaining(Seat::WHITE_A, Duration::from_secs(ours));
+    m.set_remaining(Seat::BLACK_A, Duration::from_secs(theirs));
+    m
+}
+
+fn decide(m: &Match, bot: &mut TeamBot) -> Decision {
+    bot.decide(m, US, Duration::ZERO, Limits::nodes(60_000))
+}
+
+fn assert_moves(m: &Match, d: &Decision) {
+    match d.action {
+        Action::Move(mv) => assert!(m.position(US.board).legal_moves().contains(&mv)),
+        Action::Sit => panic!("sat: {d:?}"),
+    }
+}
+
+#[test]
+fn sits_when_every_move_loses_to_the_incoming_queen() {
+    let m = setup(QUEEN_THREAT_A, QUEEN_EN_PRISE_B, 60, 30);
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    let d = decide(&m, &mut bot);
+    assert_eq!(d.action, Action::Sit, "{d:?}");
+    assert!(d.recheck.is_some());
+    assert!(d.talk.contains(&Talk::DontGive(Role::Queen)), "{d:?}");
+}
+
+#[test]
+fn does_not_sit_behind_on_the_clock() {
+    // The same danger, but our clock is behind: sitting would lose on time.
+    let m = setup(QUEEN_THREAT_A, QUEEN_EN_PRISE_B, 20, 30);
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    let d = decide(&m, &mut bot);
+    assert_moves(&m, &d);
+    assert!(d.talk.contains(&Talk::DontGive(Role::Queen)), "{d:?}");
+}
+
+#[test]
+fn sits_for_the_knight_the_partner_is_about_to_capture() {
+    let m = setup(KNIGHT_MATE_A, KNIGHT_EN_PRISE_B, 60, 30);
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    let d = decide(&m, &mut bot);
+    assert_eq!(d.action, Action::Sit, "{d:?}");
+    assert!(d.talk.contains(&Talk::Need(Role::Knight)), "{d:?}");
+    // Asked again while still sitting, it does not repeat itself.
+    let again = bot.decide(&m, US, Duration::from_secs(1), Limits::nodes(60_000));
+    assert_eq!(again.action, Action::Sit);
+    assert!(!again.talk.contains(&Talk::Need(Role::Knight)), "{again:?}");
+}
+
+#[test]
+fn moves_when_no_knight_is_coming() {
+    // The control: the same mate wants a knight, but the partner cannot capture one now.
+    let m = setup(KNIGHT_MATE_A, QUIET_B, 60, 30);
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    let d = decide(&m, &mut bot);
+    assert_moves(&m, &d);
+}
+
+#[test]
+fn sitting_is_bounded() {
+    // Sitting for the knight, the bot gives up sitting before its lead on the clock is gone.
+    let m = setup(KNIGHT_MATE_A, KNIGHT_EN_PRISE_B, 60, 30);
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    let mut now = Duration::ZERO;
+    loop {
+        let d = bot.decide(&m, US, now, Limits::nodes(20_000));
+        if let Action::Move(_) = d.action {
+            break;
+        }
+        now += d.recheck.expect("a sitting bot asks to be asked again");
+        assert!(now < Duration::from_secs(20), "sat too long");
+    }
+    assert!(m.remaining(US, now) > m.remaining(US.opponent(), now));
+}
+
+#[test]
+fn obeys_the_partner() {
+    let m = setup(KNIGHT_MATE_A, QUIET_B, 60, 30);
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    bot.hear(Talk::Sit);
+    assert_eq!(decide(&m, &mut bot).action, Action::Sit);
+    bot.hear(Talk::Go);
+    assert_moves(&m, &decide(&m, &mut bot));
+    // Behind on the clock, a request to sit is not obeyed.
+    let behind = setup(KNIGHT_MATE_A, QUIET_B, 20, 30);
+    bot.hear(Talk::Sit);
+    assert_moves(&behind, &decide(&behind, &mut bot));
+}
+
+#[test]
+fn a_need_request_prefers_that_capture() {
+    // Two captures of equal worth for White on board A: the knight on c6 or the bishop on f6,
+    // each by a pawn. The partner needs a knight.
+    let a = "4k3/8/2n2b2/1P4P1/8/8/8/4K3[] w - - 0 1";
+    let m = setup(a, QUIET_B, 60, 30);
+    for (role, target) in [(Role::Knight, "b5c6"), (Role::Bishop, "g5f6")] {
+        let mut bot = TeamBot::new(Level::MAX, 1);
+        bot.hear(Talk::Need(role));
+        let d = decide(&m, &mut bot);
+        let Action::Move(mv) = d.action else {
+            panic!("sat")
+        };
+        assert_eq!(mv.to_string(), target, "{role:?}");
+    }
+}
