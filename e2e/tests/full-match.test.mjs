@@ -55,7 +55,7 @@ const PRESETS = [
   { rules: 'fide', script: DROP_MATE, score: '1-0', boardLabel: 'board A: 1-0 (checkmate)' },
   { rules: 'minerva-2014', script: DROP_MATE, score: '1-0', boardLabel: 'board A: 1-0 (checkmate)' },
   { rules: 'uscf-scholastic-2006', script: DROP_MATE, score: '1-0', boardLabel: 'board A: 1-0 (checkmate)' },
-  { rules: 'knsb-1988', script: KNSB, score: '1-0', boardLabel: 'board A: 1-0 (checkmate)', boards: 'board A 1-0 · board B 0-1' },
+  { rules: 'knsb-1988', script: KNSB, score: '1-0', boardLabel: 'board A: 1-0 (checkmate)', boards: 'board A 1-0 · board B 0-1', reason: /^board A: checkmate; board B: resignation$/ },
 ];
 
 const WINNERS = new Set(['WhiteA', 'BlackB']);
@@ -140,7 +140,7 @@ for (const preset of PRESETS) {
   });
 }
 
-async function playMatch({ rules, script, score, boardLabel, boards }) {
+async function playMatch({ rules, script, score, boardLabel, boards, reason = /mate/i }) {
   // WhiteA creates the match in the lobby.
   const host = await newPlayer('WhiteA');
   await host.goto(`${BASE}/`);
@@ -205,7 +205,7 @@ async function playMatch({ rules, script, score, boardLabel, boards }) {
     assert.equal(await result.locator('.score').textContent(), score, seat);
     if (boards) assert.equal(await result.locator('.boards-result').textContent(), boards, seat);
     assert.equal(await result.locator('.verdict').textContent(), 'WhiteA and BlackB win', seat);
-    assert.match((await result.locator('.reason').textContent()) ?? '', /mate/i, seat);
+    assert.match((await result.locator('.reason').textContent()) ?? '', reason, seat);
     assert.equal(await result.locator('.outcome').textContent(), WINNERS.has(seat) ? 'You win' : 'You lose', seat);
     assert.equal(await page.locator('.match-info .status').textContent(), 'finished', seat);
   }

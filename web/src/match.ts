@@ -39,6 +39,7 @@ import {
 } from './helpers';
 import { Connection } from './net';
 import {
+  BOT_LEVELS,
   MAX_CHAT,
   MAX_NAME,
   SEATS,
@@ -89,6 +90,7 @@ class MatchPage {
   /** A move of ours is on its way to the server. */
   private pending = false;
   private standing = false;
+  private botLevel = 8;
   private rematchId: string | null = null;
   private rtt: number | null = null;
   private connStatus = 'connecting';
@@ -626,6 +628,18 @@ class MatchPage {
     );
   }
 
+  private botLevelChoice(): HTMLElement {
+    const select = h(
+      'select',
+      { id: 'bot-level', name: 'bot-level' },
+      BOT_LEVELS.map(l => h('option', { value: l, selected: l === this.botLevel }, l === 8 ? '8 (strongest)' : String(l))),
+    );
+    select.addEventListener('change', () => {
+      this.botLevel = Number(select.value);
+    });
+    return h('p', { class: 'bot-level' }, h('label', { for: 'bot-level' }, 'Bot level '), select);
+  }
+
   private renderSeats(): void {
     const st = this.state;
     const el = this.els.seats;
@@ -642,7 +656,13 @@ class MatchPage {
       if (waiting && !taken && !this.you)
         buttons.push(h('button', { type: 'button', class: 'primary', onclick: () => this.sit(seat) }, 'Sit here'));
       if (waiting && !taken)
-        buttons.push(h('button', { type: 'button', onclick: () => this.send({ type: 'add_bot', seat }) }, 'Add bot'));
+        buttons.push(
+          h(
+            'button',
+            { type: 'button', onclick: () => this.send({ type: 'add_bot', seat, level: this.botLevel }) },
+            'Add bot',
+          ),
+        );
       if (waiting && mine)
         buttons.push(
           h(
@@ -673,6 +693,7 @@ class MatchPage {
       h('h3', {}, 'Seats'),
       h('ul', { class: 'team' }, row('WhiteA'), row('BlackB')),
       h('ul', { class: 'team' }, row('BlackA'), row('WhiteB')),
+      waiting && st.seats.some(s => s.name === null && !s.bot) ? this.botLevelChoice() : null,
       waiting && !this.you
         ? h(
             'p',

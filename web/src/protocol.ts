@@ -68,7 +68,7 @@ export interface MatchState {
 export type ClientMessage =
   | { type: 'hello'; match_id: string; token?: string }
   | { type: 'sit'; seat: SeatName; name: string }
-  | { type: 'add_bot'; seat: SeatName }
+  | { type: 'add_bot'; seat: SeatName; level?: number }
   | { type: 'stand' }
   | { type: 'move'; uci: string }
   | { type: 'resign' }
@@ -127,6 +127,8 @@ export interface ArchiveEntry {
 /** Limits from the protocol. */
 export const MAX_CHAT = 300;
 export const MAX_NAME = 32;
+/** Bot strength: 1 (weakest) to 8 (full strength). */
+export const BOT_LEVELS = [1, 2, 3, 4, 5, 6, 7, 8] as const;
 
 export const PRESETS: readonly { id: string; description: string }[] = [
   {

@@ -43,10 +43,13 @@ pub enum ClientMessage {
         /// The name to show.
         name: String,
     },
-    /// Give a free seat to a bot (refused while no bot is available).
+    /// Give a free seat to a bot before the match starts.
     AddBot {
         /// The seat.
         seat: SeatName,
+        /// Its strength, 1 (weakest) to 8 (full strength, the default).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        level: Option<u8>,
     },
     /// Leave one's seat before the match starts.
     Stand,

@@ -30,6 +30,7 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::bots::BotRunner;
 use crate::hub::{ConnId, Effect, Hub, Input, StoreOp, MAX_LAG_COMPENSATION};
 use crate::{Config, ServerError};
 
@@ -138,7 +139,18 @@ async fn serve(listener: TcpListener, store: Store) -> Result<(), ServerError> {
         }
     }
     let (tx, rx) = mpsc::channel(4096);
-    tokio::spawn(hub_task(hub, rx, store.clone(), started));
+    // Bot answers come back to the hub as inputs.
+    let (bot_tx, mut bot_rx) = mpsc::channel::<Input>(1024);
+    let to_hub = tx.clone();
+    tokio::spawn(async move {
+        while let Some(input) = bot_rx.recv().await {
+            if to_hub.send(Command::Input(input)).await.is_err() {
+                return;
+            }
+        }
+    });
+    let bots = BotRunner::new(bot_tx);
+    tokio::spawn(hub_task(hub, rx, store.clone(), started, bots));
     tokio::spawn(checkpoints(store.clone()));
     let app = App {
         tx,
@@ -400,7 +412,13 @@ async fn client(socket: WebSocket, app: App) {
     writer.abort();
 }
 
-async fn hub_task(mut hub: Hub, mut rx: mpsc::Receiver<Command>, store: Store, started: Instant) {
+async fn hub_task(
+    mut hub: Hub,
+    mut rx: mpsc::Receiver<Command>,
+    store: Store,
+    started: Instant,
+    bots: BotRunner,
+) {
     let (commit_tx, commit_rx) = mpsc::channel(COMMIT_QUEUE);
     tokio::spawn(committer(commit_rx, store.clone()));
     let mut batch = Vec::with_capacity(BATCH);
@@ -491,6 +509,18 @@ async fn hub_task(mut hub: Hub, mut rx: mpsc::Receiver<Command>, store: Store, s
             }
         }
         commit.effects.extend(hub.apply(Input::Tick, now));
+        // Bot turns go to the bot runner; a finished match's bots are freed.
+        for effect in std::mem::take(&mut commit.effects) {
+            match effect {
+                Effect::BotTurn(turn) => bots.turn(turn),
+                other => {
+                    if let Effect::Store(StoreOp::Finish { match_id, .. }) = &other {
+                        bots.forget(match_id);
+                    }
+                    commit.effects.push(other);
+                }
+            }
+        }
         if commit_tx.send(commit).await.is_err() {
             return;
         }
@@ -649,7 +679,7 @@ fn send(effects: Vec<Effect>, senders: &HashMap<ConnId, mpsc::UnboundedSender<Ou
                     let _ = tx.send(Outgoing::Close);
                 }
             }
-            Effect::Store(_) => {}
+            Effect::Store(_) | Effect::BotTurn(_) => {}
         }
     }
 }

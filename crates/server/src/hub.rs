@@ -43,6 +43,78 @@ pub enum Input {
     Invalid(ConnId, &'static str),
     /// Time passed: apply flags.
     Tick,
+    /// A bot's answer to an [`Effect::BotTurn`].
+    Bot(BotReply),
+    /// A sitting bot's time to look again.
+    BotWake {
+        /// The match.
+        match_id: String,
+        /// The bot's seat.
+        seat: Seat,
+    },
+}
+
+/// The bot levels a seat may be given (1 weakest).
+pub const BOT_LEVELS: std::ops::RangeInclusive<u8> = 1..=8;
+
+/// A partner message between a bot and its partner: the kind and, for `need` and
+/// `dont_give`, the piece letter.
+pub type BotTalk = (TalkKind, Option<String>);
+
+/// A bot's turn: the adapter runs the engine on a copy of the match and answers with
+/// [`Input::Bot`].
+#[derive(Debug, Clone)]
+pub struct BotTurn {
+    /// The match.
+    pub match_id: String,
+    /// The bot's seat.
+    pub seat: Seat,
+    /// Its level, in [`BOT_LEVELS`].
+    pub level: u8,
+    /// The number of moves on the bot's board when it was asked: a reply for another count
+    /// is stale and dropped.
+    pub ply: usize,
+    /// The match as it stands.
+    pub game: Box<Match>,
+    /// Match time now.
+    pub at: Duration,
+    /// What its partner said since the last turn.
+    pub heard: Vec<BotTalk>,
+}
+
+impl PartialEq for BotTurn {
+    fn eq(&self, other: &BotTurn) -> bool {
+        (
+            &self.match_id,
+            self.seat,
+            self.level,
+            self.ply,
+            self.at,
+            &self.heard,
+        ) == (
+            &other.match_id,
+            other.seat,
+            other.level,
+            other.ply,
+            other.at,
+            &other.heard,
+        )
+    }
+}
+
+/// What a bot decided on its turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotReply {
+    /// The match.
+    pub match_id: String,
+    /// The bot's seat.
+    pub seat: Seat,
+    /// [`BotTurn::ply`] of the turn it answers.
+    pub ply: usize,
+    /// A move in UCI, or `None` to sit (not move now, the clock running).
+    pub uci: Option<String>,
+    /// What it says to its partner.
+    pub talk: Vec<BotTalk>,
 }
 
 /// What the adapter must do, in this order.
@@ -57,6 +129,8 @@ pub enum Effect {
     Close(ConnId),
     /// Store this, before any later `Send`.
     Store(StoreOp),
+    /// Ask a bot for its move.
+    BotTurn(BotTurn),
 }
 
 /// A write to the database.
@@ -145,10 +219,23 @@ pub enum StoreOp {
     },
 }
 
+#[derive(Clone)]
 struct SeatHolder {
     name: String,
     token_hash: String,
-    bot: bool,
+    /// The level of the bot that plays the seat.
+    bot: Option<u8>,
+}
+
+/// What the hub knows of a bot seat between its turns.
+#[derive(Default)]
+struct BotSeat {
+    /// The moves on its board, and in the whole match, when it was last asked.
+    asked: Option<(usize, usize)>,
+    /// Whether its last answer was to sit.
+    sitting: bool,
+    /// Partner messages not yet handed over.
+    heard: Vec<BotTalk>,
 }
 
 struct LiveMatch {
@@ -168,6 +255,8 @@ struct LiveMatch {
     rematch: [Option<String>; 2],
     /// Events stored so far (their sequence numbers).
     events: usize,
+    /// The bots' turns, by seat index.
+    bots: [BotSeat; 4],
 }
 
 struct Conn {
@@ -190,6 +279,8 @@ pub struct Hub {
     deadline_of: HashMap<String, Duration>,
     /// The finished matches in memory, which [`Hub::evict_finished`] looks at (not all).
     finished: HashSet<String>,
+    /// Matches whose bots must be looked at on the next tick (restored ones).
+    bots_pending: HashSet<String>,
     rng: StdRng,
     now: Duration,
 }
@@ -206,6 +297,29 @@ pub enum CreateError {
     /// A field of a custom rule set is unknown or cannot take its value.
     #[error(transparent)]
     Field(#[from] bughouse_core::RuleFieldError),
+}
+
+/// The number of moves played on `board`.
+fn board_plies(game: &Match, board: BoardId) -> usize {
+    game.record()
+        .iter()
+        .filter(|r| r.seat.board == board)
+        .count()
+}
+
+/// What a bot seat stores in place of a token hash: `bot:LEVEL`. No token hashes to it (a
+/// hash is 64 hex digits), so no client can take a bot's seat.
+fn bot_marker(level: u8) -> String {
+    format!("bot:{level}")
+}
+
+/// The level in a bot seat's marker; the strongest level for a marker that has none.
+fn bot_level_of(marker: &str) -> u8 {
+    marker
+        .strip_prefix("bot:")
+        .and_then(|l| l.parse().ok())
+        .filter(|l| BOT_LEVELS.contains(l))
+        .unwrap_or(*BOT_LEVELS.end())
 }
 
 /// The id of the preset `rules` are, or `custom`.
@@ -364,8 +478,20 @@ impl LiveMatch {
                     .map(|h| (seat_name(s), h.name.clone()))
             })
             .collect();
-        let reason =
-            bughouse_bpgn::termination(&self.game, &tags).unwrap_or_else(|| "game over".into());
+        let reason = if self.game.rules().match_ends_with_first_game {
+            bughouse_bpgn::termination(&self.game, &tags).unwrap_or_else(|| "game over".into())
+        } else {
+            // Both games were played out (K11G): each has its own reason.
+            BoardId::ALL
+                .into_iter()
+                .filter_map(|b| {
+                    self.game
+                        .game_end(b)
+                        .map(|e| format!("board {b}: {}", e.reason))
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
         Some(ResultInfo {
             result: result.pgn().to_owned(),
             boards,
@@ -385,7 +511,7 @@ impl LiveMatch {
                 .map(|(i, s)| SeatInfo {
                     seat: seat_name(s),
                     name: self.seats[i].as_ref().map(|h| h.name.clone()),
-                    bot: self.seats[i].as_ref().is_some_and(|h| h.bot),
+                    bot: self.seats[i].as_ref().is_some_and(|h| h.bot.is_some()),
                     connected: connected[i],
                 })
                 .collect(),
@@ -437,6 +563,7 @@ impl Hub {
             deadlines: BTreeSet::new(),
             deadline_of: HashMap::new(),
             finished: HashSet::new(),
+            bots_pending: HashSet::new(),
             rng: StdRng::from_seed(seed),
             now: Duration::ZERO,
         }
@@ -522,6 +649,7 @@ impl Hub {
                 finished: false,
                 rematch: [None, None],
                 events: 0,
+                bots: Default::default(),
             },
         );
         let effects = vec![Effect::Store(StoreOp::CreateMatch {
@@ -548,7 +676,7 @@ impl Hub {
             }
         }
         for (i, s) in m.seats.iter().enumerate() {
-            if s.as_ref().is_some_and(|h| h.bot) {
+            if s.as_ref().is_some_and(|h| h.bot.is_some()) {
                 c[i] = true;
             }
         }
@@ -590,6 +718,20 @@ impl Hub {
             }
             Input::Text(conn, text) => self.text(conn, &text, &mut fx),
             Input::Tick => self.tick(&mut fx),
+            Input::Bot(reply) => self.bot_reply(reply, &mut fx),
+            Input::BotWake { match_id, seat } => {
+                if let Some(b) = self
+                    .matches
+                    .get_mut(&match_id)
+                    .map(|m| &mut m.bots[seat_index(seat)])
+                {
+                    if b.sitting {
+                        // Anything counts as new: ask again.
+                        b.asked = b.asked.map(|(ply, _)| (ply, usize::MAX));
+                        self.bot_turns(&match_id, &mut fx);
+                    }
+                }
+            }
         }
         fx
     }
@@ -701,10 +843,9 @@ impl Hub {
                         seat: name,
                         name: player,
                     } => self.sit(conn, &id, &name, &player, fx),
-                    ClientMessage::AddBot { .. } => fx.push(Effect::Send(
-                        vec![conn],
-                        error("not_allowed", "no bot is available on this server yet"),
-                    )),
+                    ClientMessage::AddBot { seat, level } => {
+                        self.add_bot(conn, &id, &seat, level, fx);
+                    }
                     ClientMessage::Stand => self.stand(conn, &id, seat, fx),
                     ClientMessage::Move { uci } => self.play(conn, &id, seat, &uci, fx),
                     ClientMessage::Resign
@@ -785,6 +926,73 @@ impl Hub {
         }
     }
 
+    fn add_bot(
+        &mut self,
+        conn: ConnId,
+        id: &str,
+        seat: &str,
+        level: Option<u8>,
+        fx: &mut Vec<Effect>,
+    ) {
+        let Some(seat) = parse_seat(seat) else {
+            fx.push(Effect::Send(
+                vec![conn],
+                error(
+                    "bad_message",
+                    "seat must be WhiteA, BlackA, WhiteB or BlackB",
+                ),
+            ));
+            return;
+        };
+        let level = level.unwrap_or(*BOT_LEVELS.end());
+        if !BOT_LEVELS.contains(&level) {
+            fx.push(Effect::Send(
+                vec![conn],
+                error(
+                    "bad_message",
+                    format!(
+                        "a bot level is {} to {}",
+                        BOT_LEVELS.start(),
+                        BOT_LEVELS.end()
+                    ),
+                ),
+            ));
+            return;
+        }
+        let Some(m) = self.matches.get_mut(id) else {
+            return;
+        };
+        if m.game.is_started() {
+            fx.push(Effect::Send(
+                vec![conn],
+                error("not_allowed", "the match has started"),
+            ));
+            return;
+        }
+        if m.seats[seat_index(seat)].is_some() {
+            fx.push(Effect::Send(
+                vec![conn],
+                error("seat_taken", format!("{seat} is taken")),
+            ));
+            return;
+        }
+        let name = format!("Bot {level}");
+        m.seats[seat_index(seat)] = Some(SeatHolder {
+            name: name.clone(),
+            token_hash: bot_marker(level),
+            bot: Some(level),
+        });
+        fx.push(Effect::Store(StoreOp::SetSeat {
+            match_id: id.to_owned(),
+            seat: seat_index(seat) as u8,
+            name,
+            token_hash: bot_marker(level),
+            bot: true,
+        }));
+        self.maybe_start(id, fx);
+        self.broadcast_state(id, fx);
+    }
+
     fn sit(&mut self, conn: ConnId, id: &str, seat: &str, name: &str, fx: &mut Vec<Effect>) {
         let Some(seat) = parse_seat(seat) else {
             fx.push(Effect::Send(
@@ -839,7 +1047,7 @@ impl Hub {
         m.seats[seat_index(seat)] = Some(SeatHolder {
             name: name.to_owned(),
             token_hash: token_hash.clone(),
-            bot: false,
+            bot: None,
         });
         fx.push(Effect::Store(StoreOp::SetSeat {
             match_id: id.to_owned(),
@@ -879,6 +1087,7 @@ impl Hub {
                 match_id: id.to_owned(),
             }));
             self.schedule(id);
+            self.bot_turns(id, fx);
         }
     }
 
@@ -959,9 +1168,23 @@ impl Hub {
             return;
         };
         let compensation = self.compensation(conn);
+        self.play_as(Some(conn), id, seat, uci, compensation, fx);
+    }
+
+    /// Plays `uci` for `seat` now, counted as made up to `compensation` earlier; errors go to
+    /// `reply`. Whether the move was played.
+    fn play_as(
+        &mut self,
+        reply: Option<ConnId>,
+        id: &str,
+        seat: Seat,
+        uci: &str,
+        compensation: Duration,
+        fx: &mut Vec<Effect>,
+    ) -> bool {
         let now = self.now;
         let Some(m) = self.matches.get_mut(id) else {
-            return;
+            return false;
         };
         let t = m.match_time(now);
         // The move counts as made up to `compensation` earlier, but never before the mover's
@@ -987,8 +1210,10 @@ impl Hub {
                         }
                     }
                 };
-                fx.push(Effect::Send(vec![conn], error(code, msg)));
-                return;
+                if let Some(conn) = reply {
+                    fx.push(Effect::Send(vec![conn], error(code, msg)));
+                }
+                return false;
             }
         };
         let before = m.progress();
@@ -1001,10 +1226,12 @@ impl Hub {
                     MatchError::NotStarted => "not_allowed",
                     _ => "game_over",
                 };
-                fx.push(Effect::Send(vec![conn], error(code, e.to_string())));
+                if let Some(conn) = reply {
+                    fx.push(Effect::Send(vec![conn], error(code, e.to_string())));
+                }
                 // A flag may have fallen while the move was on its way.
                 self.after_change(id, before, fx);
-                return;
+                return false;
             }
         }
         let ply = m.game.record().len() - 1;
@@ -1021,6 +1248,7 @@ impl Hub {
         }));
         self.send_moved(id, ply, fx);
         self.after_change(id, before, fx);
+        true
     }
 
     fn send_moved(&self, id: &str, ply: usize, fx: &mut Vec<Effect>) {
@@ -1141,6 +1369,146 @@ impl Hub {
         if ended_now > ended_before {
             self.broadcast_state(id, fx);
         }
+        self.bot_turns(id, fx);
+    }
+
+    /// Asks every bot of the match whose move it is: on a new turn, and, when it sat, once
+    /// something changed (a move on the other board, a word from its partner).
+    fn bot_turns(&mut self, id: &str, fx: &mut Vec<Effect>) {
+        let now = self.now;
+        let Some(m) = self.matches.get_mut(id) else {
+            return;
+        };
+        if m.finished || !m.game.is_started() || m.game.is_over() {
+            return;
+        }
+        let at = m.match_time(now);
+        let total = m.game.record().len();
+        for seat in Seat::ALL {
+            let i = seat_index(seat);
+            let Some(level) = m.seats[i].as_ref().and_then(|h| h.bot) else {
+                continue;
+            };
+            if m.game.game_end(seat.board).is_some() || m.game.to_move(seat.board) != seat {
+                m.bots[i].sitting = false;
+                continue;
+            }
+            let ply = board_plies(&m.game, seat.board);
+            let b = &mut m.bots[i];
+            let due = match b.asked {
+                None => true,
+                Some((p, t)) => p != ply || (b.sitting && (t != total || !b.heard.is_empty())),
+            };
+            if !due {
+                continue;
+            }
+            b.asked = Some((ply, total));
+            b.sitting = false;
+            fx.push(Effect::BotTurn(BotTurn {
+                match_id: id.to_owned(),
+                seat,
+                level,
+                ply,
+                game: Box::new(m.game.clone()),
+                at,
+                heard: std::mem::take(&mut b.heard),
+            }));
+        }
+    }
+
+    /// A bot answered: what it says goes to its partner, then its move is played (or it sits).
+    /// An answer to a turn that has passed is dropped.
+    fn bot_reply(&mut self, reply: BotReply, fx: &mut Vec<Effect>) {
+        let BotReply {
+            match_id: id,
+            seat,
+            ply,
+            uci,
+            talk,
+        } = reply;
+        let i = seat_index(seat);
+        let Some(m) = self.matches.get(&id) else {
+            return;
+        };
+        if m.seats[i].as_ref().and_then(|h| h.bot).is_none() || m.finished {
+            return;
+        }
+        let allowed = talk_kinds(m.game.rules());
+        for (kind, piece) in talk {
+            if allowed.contains(&kind) && kind != TalkKind::Text {
+                self.deliver_talk(&id, seat, kind, piece, None, fx);
+            }
+        }
+        let Some(m) = self.matches.get_mut(&id) else {
+            return;
+        };
+        if m.game.to_move(seat.board) != seat
+            || board_plies(&m.game, seat.board) != ply
+            || m.game.game_end(seat.board).is_some()
+        {
+            return;
+        }
+        match uci {
+            Some(uci) => {
+                if !self.play_as(None, &id, seat, &uci, Duration::ZERO, fx) {
+                    // Not playable (it should never happen): look again when anything changes.
+                    if let Some(m) = self.matches.get_mut(&id) {
+                        m.bots[i].sitting = true;
+                    }
+                }
+            }
+            None => m.bots[i].sitting = true,
+        }
+    }
+
+    /// Sends a partner message from `from` to its partner: to the partner's connections, or
+    /// into the partner bot's ears (and the bot looks again if it sat).
+    fn deliver_talk(
+        &mut self,
+        id: &str,
+        from: Seat,
+        kind: TalkKind,
+        piece: Option<String>,
+        text: Option<String>,
+        fx: &mut Vec<Effect>,
+    ) {
+        let Some(m) = self.matches.get_mut(id) else {
+            return;
+        };
+        let partner = from.partner();
+        let partner_is_bot = m.seats[seat_index(partner)]
+            .as_ref()
+            .is_some_and(|h| h.bot.is_some());
+        if partner_is_bot && kind != TalkKind::Text {
+            m.bots[seat_index(partner)]
+                .heard
+                .push((kind, piece.clone()));
+        }
+        // Only the two partners: never the opponents, never spectators.
+        let team = [from, partner];
+        let to: Vec<ConnId> = m
+            .watchers
+            .iter()
+            .copied()
+            .filter(|w| {
+                self.conns
+                    .get(w)
+                    .and_then(|c| c.seat)
+                    .is_some_and(|s| team.contains(&s))
+            })
+            .collect();
+        if !to.is_empty() {
+            fx.push(Effect::Send(
+                to,
+                ServerMessage::Talk {
+                    from: seat_name(from),
+                    kind,
+                    piece,
+                    text,
+                },
+            ));
+        }
+        self.bot_turns(id, fx);
     }
 
     fn action(
@@ -1293,28 +1661,7 @@ impl Hub {
             }
             _ => None,
         };
-        // Only the two partners: never the opponents, never spectators.
-        let team = [seat, seat.partner()];
-        let to: Vec<ConnId> = m
-            .watchers
-            .iter()
-            .copied()
-            .filter(|w| {
-                self.conns
-                    .get(w)
-                    .and_then(|c| c.seat)
-                    .is_some_and(|s| team.contains(&s))
-            })
-            .collect();
-        fx.push(Effect::Send(
-            to,
-            ServerMessage::Talk {
-                from: seat_name(seat),
-                kind,
-                piece,
-                text,
-            },
-        ));
+        self.deliver_talk(id, seat, kind, piece, text, fx);
     }
 
     fn rematch(
@@ -1356,34 +1703,23 @@ impl Hub {
         // so partners stay partners. Swapped: the players of board B change places, so each
         // player gets a new partner.
         let mapping: [usize; 4] = if swap { [0, 1, 3, 2] } else { [1, 0, 3, 2] };
-        let holders: Vec<Option<(String, String, bool)>> = m
-            .seats
-            .iter()
-            .map(|h| {
-                h.as_ref()
-                    .map(|h| (h.name.clone(), h.token_hash.clone(), h.bot))
-            })
-            .collect();
+        let holders: Vec<Option<SeatHolder>> = m.seats.to_vec();
         let watchers = m.watchers.clone();
         let (new_id, mut created) = self.create_with(rules, tc, Some(id.to_owned()));
         fx.append(&mut created);
         if let Some(nm) = self.matches.get_mut(&new_id) {
             for (old, holder) in holders.into_iter().enumerate() {
-                if let Some((name, token_hash, bot)) = holder {
+                if let Some(holder) = holder {
                     let new_seat = mapping[old];
-                    nm.seats[new_seat] = Some(SeatHolder {
-                        name: name.clone(),
-                        token_hash: token_hash.clone(),
-                        bot,
-                    });
                     fx.push(Effect::Store(StoreOp::SetSeat {
                         match_id: new_id.clone(),
                         seat: new_seat as u8,
-                        name,
+                        name: holder.name.clone(),
                         // The players keep their secret: the same token opens the new seat.
-                        token_hash,
-                        bot,
+                        token_hash: holder.token_hash.clone(),
+                        bot: holder.bot.is_some(),
                     }));
+                    nm.seats[new_seat] = Some(holder);
                 }
             }
         }
@@ -1399,6 +1735,9 @@ impl Hub {
 
     fn tick(&mut self, fx: &mut Vec<Effect>) {
         let now = self.now;
+        for id in std::mem::take(&mut self.bots_pending) {
+            self.bot_turns(&id, fx);
+        }
         let due: Vec<String> = self
             .deadlines
             .iter()
@@ -1452,7 +1791,7 @@ impl Hub {
                 seats[i] = Some(SeatHolder {
                     name: s.name.clone(),
                     token_hash: s.token_hash.clone(),
-                    bot: s.bot,
+                    bot: s.bot.then(|| bot_level_of(&s.token_hash)),
                 });
             }
         }
@@ -1505,9 +1844,11 @@ impl Hub {
                 finished,
                 rematch: [None, None],
                 events: stored.events.len(),
+                bots: Default::default(),
             },
         );
         self.schedule(&id);
+        self.bots_pending.insert(id);
         Ok(())
     }
 

@@ -8,6 +8,7 @@
 //! - [`assets`]: the web front end, built by `build.rs` with npm and embedded in the binary.
 
 pub mod assets;
+mod bots;
 pub mod http;
 pub mod hub;
 

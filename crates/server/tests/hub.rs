@@ -354,13 +354,15 @@ fn a_seat_is_taken_once_and_spectators_cannot_act() {
     assert_eq!(error_code(&fx, 2).as_deref(), Some("seat_taken"));
     let fx = h.send(2, &ClientMessage::Resign);
     assert_eq!(error_code(&fx, 2).as_deref(), Some("not_seated"));
+    // A taken seat cannot be given to a bot.
     let fx = h.send(
         2,
         &ClientMessage::AddBot {
-            seat: "BlackA".into(),
+            seat: "WhiteA".into(),
+            level: None,
         },
     );
-    assert_eq!(error_code(&fx, 2).as_deref(), Some("not_allowed"));
+    assert_eq!(error_code(&fx, 2).as_deref(), Some("seat_taken"));
 }
 
 #[test]
@@ -463,4 +465,145 @@ fn a_custom_rule_set_with_a_bad_field_is_refused_with_its_name() {
     let state = h.hub.public_state(&id, h.now).expect("exists");
     assert_eq!(state.rules, "knsb-1988");
     assert!(state.settings.is_empty());
+}
+
+fn bot_turns(fx: &[Effect]) -> Vec<bughouse_server::hub::BotTurn> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::BotTurn(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_bot_takes_a_seat_is_asked_for_its_moves_and_talks_with_its_partner() {
+    use bughouse_core::Seat;
+    use bughouse_server::hub::BotReply;
+
+    let mut h = Harness::new();
+    let id = h.create("fide", "5+0");
+    // Three people sit; the fourth seat, BlackB (WhiteA's partner), gets a level-3 bot.
+    for (conn, seat) in [(1, "WhiteA"), (2, "BlackA"), (3, "WhiteB")] {
+        h.connect(conn, &id, None);
+        h.send(
+            conn,
+            &ClientMessage::Sit {
+                seat: seat.into(),
+                name: format!("player{conn}"),
+            },
+        );
+    }
+    let fx = h.send(
+        1,
+        &ClientMessage::AddBot {
+            seat: "BlackB".into(),
+            level: Some(9),
+        },
+    );
+    assert_eq!(error_code(&fx, 1).as_deref(), Some("bad_message"));
+    let fx = h.send(
+        1,
+        &ClientMessage::AddBot {
+            seat: "BlackB".into(),
+            level: Some(3),
+        },
+    );
+    assert!(fx.iter().any(|e| matches!(
+        e,
+        Effect::Store(StoreOp::SetSeat {
+            bot: true,
+            seat: 3,
+            ..
+        })
+    )));
+    let state = h.hub.public_state(&id, h.now).expect("exists");
+    assert_eq!(state.status, "playing");
+    assert!(state.seats[3].bot);
+    assert_eq!(state.seats[3].name.as_deref(), Some("Bot 3"));
+    // White moves first on both boards: the bot is not asked yet.
+    assert!(bot_turns(&fx).is_empty());
+
+    let fx = h.play(3, "e2e4");
+    let turns = bot_turns(&fx);
+    assert_eq!(turns.len(), 1, "{fx:?}");
+    let turn = &turns[0];
+    assert_eq!((turn.seat, turn.level, turn.ply), (Seat::BLACK_B, 3, 1));
+
+    // WhiteA asks his partner, the bot, for a knight: it hears it on its turn.
+    h.send(
+        1,
+        &ClientMessage::Talk {
+            kind: TalkKind::Need,
+            piece: Some("N".into()),
+            text: None,
+        },
+    );
+    // A move on board A does not ask the thinking bot again.
+    let fx = h.play(1, "d2d4");
+    assert!(bot_turns(&fx).is_empty(), "{fx:?}");
+
+    // The bot sits and asks for a pawn: WhiteA hears it, the opponents do not.
+    let fx = h.hub.apply(
+        Input::Bot(BotReply {
+            match_id: id.clone(),
+            seat: Seat::BLACK_B,
+            ply: 1,
+            uci: None,
+            talk: vec![(TalkKind::Need, Some("P".into()))],
+        }),
+        h.now,
+    );
+    let heard: Vec<_> = to(&fx, 1)
+        .into_iter()
+        .filter(|m| matches!(m, ServerMessage::Talk { .. }))
+        .collect();
+    assert_eq!(heard.len(), 1, "{fx:?}");
+    assert!(to(&fx, 2).is_empty() && to(&fx, 3).is_empty(), "{fx:?}");
+    // Sitting, it is asked again when board A changes, with what its partner said.
+    let fx = h.play(2, "d7d5");
+    let turns = bot_turns(&fx);
+    assert_eq!(turns.len(), 1, "{fx:?}");
+    assert_eq!(turns[0].heard, vec![(TalkKind::Need, Some("N".into()))]);
+
+    // A stale answer (for another turn) is dropped; the right one is played for BlackB.
+    let stale = h.hub.apply(
+        Input::Bot(BotReply {
+            match_id: id.clone(),
+            seat: Seat::BLACK_B,
+            ply: 0,
+            uci: Some("e7e5".into()),
+            talk: vec![],
+        }),
+        h.now,
+    );
+    assert!(stale.is_empty(), "{stale:?}");
+    h.now += Duration::from_millis(700);
+    let fx = h.hub.apply(
+        Input::Bot(BotReply {
+            match_id: id.clone(),
+            seat: Seat::BLACK_B,
+            ply: 1,
+            uci: Some("e7e5".into()),
+            talk: vec![],
+        }),
+        h.now,
+    );
+    assert!(
+        fx.iter().any(|e| matches!(
+            e,
+            Effect::Store(StoreOp::Move { seat: 3, uci, .. }) if uci == "e7e5"
+        )),
+        "{fx:?}"
+    );
+    // A person cannot take the bot's seat.
+    h.connect(5, &id, None);
+    let fx = h.send(
+        5,
+        &ClientMessage::Sit {
+            seat: "BlackB".into(),
+            name: "intruder".into(),
+        },
+    );
+    assert!(error_code(&fx, 5).is_some());
 }

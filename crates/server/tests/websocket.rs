@@ -651,3 +651,49 @@ async fn custom_rules_are_offered_created_and_survive_a_restart() {
     assert_eq!(value("partner_talk").as_deref(), Some("MinervaKinds"));
     server.abort();
 }
+
+#[tokio::test]
+async fn four_bots_play_a_match_to_its_end_while_a_spectator_watches() {
+    let server = TestServer::start().await;
+    // Ten seconds a player: the bots think in proportion, and the match ends soon.
+    let id = create_match(server.addr, "fide", "10s+0").await;
+    let mut watcher = Client::connect(server.addr, "watcher").await;
+    watcher
+        .send(&ClientMessage::Hello {
+            match_id: id.clone(),
+            token: None,
+        })
+        .await;
+    watcher.state().await;
+    for (i, seat) in ["WhiteA", "BlackA", "WhiteB", "BlackB"].iter().enumerate() {
+        watcher
+            .send(&ClientMessage::AddBot {
+                seat: (*seat).into(),
+                level: Some(if i % 2 == 0 { 1 } else { 2 }),
+            })
+            .await;
+        let (state, _) = watcher.state().await;
+        assert!(state.seats[i].bot, "{seat} is a bot");
+    }
+    let mut moves = 0;
+    let result = loop {
+        match watcher.recv().await {
+            ServerMessage::Moved { .. } => moves += 1,
+            ServerMessage::Ended { result, .. } if result.result != "*" => break result,
+            _ => {}
+        }
+    };
+    assert!(moves >= 2, "the bots played {moves} moves");
+    assert!(
+        ["1-0", "0-1", "1/2-1/2"].contains(&result.result.as_str()),
+        "{result:?}"
+    );
+    // The finished match is in the archive with the bots' names.
+    let answer = http(server.addr, "GET", &format!("/api/matches/{id}/bpgn"), None).await;
+    assert_eq!(answer.status, 200);
+    assert!(
+        answer.body.contains("[WhiteA \"Bot 1\"]"),
+        "{}",
+        answer.body
+    );
+}

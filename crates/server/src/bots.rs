@@ -1,0 +1,193 @@
+//! Bots in the server's seats: the adapter side of [`Effect::BotTurn`](crate::hub::Effect).
+//!
+//! The hub asks for a bot's move with a copy of the match; [`BotRunner`] runs the engine
+//! (`bughouse-engine`'s [`TeamBot`], one per bot seat, kept between turns) on the blocking
+//! thread pool, at most one search per core at a time, and answers the hub with
+//! [`Input::Bot`]. A bot that sits is woken after the time it asked for
+//! ([`Input::BotWake`]); the hub also asks again when the other board changes. The thinking
+//! time is real: the hub plays the move at the moment the answer arrives, so the bot's clock
+//! is charged exactly like a person's (no lag compensation).
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use bughouse_core::{Role, Seat};
+use bughouse_engine::{Action, Level, Limits, Talk, TeamBot};
+use bughouse_protocol::TalkKind;
+use tokio::sync::{mpsc, Semaphore};
+
+use crate::hub::{BotReply, BotTalk, BotTurn, Input};
+
+/// Transposition table of one bot seat, in MiB.
+const BOT_HASH_MB: usize = 8;
+
+/// Runs bot turns and sends the answers to the hub.
+#[derive(Clone)]
+pub(crate) struct BotRunner {
+    to_hub: mpsc::Sender<Input>,
+    engines: Arc<Mutex<HashMap<(String, Seat), TeamBot>>>,
+    cores: Arc<Semaphore>,
+}
+
+impl BotRunner {
+    /// A runner whose answers go to `to_hub`.
+    pub(crate) fn new(to_hub: mpsc::Sender<Input>) -> BotRunner {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        BotRunner {
+            to_hub,
+            engines: Arc::default(),
+            cores: Arc::new(Semaphore::new(cores)),
+        }
+    }
+
+    /// Thinks for the bot of `turn` and answers the hub.
+    pub(crate) fn turn(&self, turn: BotTurn) {
+        let runner = self.clone();
+        tokio::spawn(async move {
+            let asked = Instant::now();
+            let Ok(_core) = runner.cores.clone().acquire_owned().await else {
+                return;
+            };
+            let engines = runner.engines.clone();
+            let match_id = turn.match_id.clone();
+            let (seat, ply) = (turn.seat, turn.ply);
+            let thought = tokio::task::spawn_blocking(move || think(&engines, turn, asked)).await;
+            let Ok((uci, talk, recheck)) = thought else {
+                tracing::error!(%match_id, %seat, "a bot's search failed");
+                return;
+            };
+            let sits = uci.is_none();
+            let reply = BotReply {
+                match_id: match_id.clone(),
+                seat,
+                ply,
+                uci,
+                talk,
+            };
+            if runner.to_hub.send(Input::Bot(reply)).await.is_err() {
+                return;
+            }
+            if sits {
+                tokio::time::sleep(recheck).await;
+                let _ = runner.to_hub.send(Input::BotWake { match_id, seat }).await;
+            }
+        });
+    }
+
+    /// Frees the engines of a finished match.
+    pub(crate) fn forget(&self, match_id: &str) {
+        self.engines
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .retain(|(id, _), _| id != match_id);
+    }
+}
+
+/// One search: the move (or `None` to sit), what the bot says, when to look again if it sits.
+fn think(
+    engines: &Mutex<HashMap<(String, Seat), TeamBot>>,
+    turn: BotTurn,
+    asked: Instant,
+) -> (Option<String>, Vec<BotTalk>, Duration) {
+    let key = (turn.match_id.clone(), turn.seat);
+    let taken = engines
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .remove(&key);
+    let mut bot = taken.unwrap_or_else(|| {
+        let level = Level::new(turn.level).unwrap_or(Level::DEFAULT);
+        let mut seed = std::collections::hash_map::DefaultHasher::new();
+        key.hash(&mut seed);
+        TeamBot::with_hash(level, seed.finish(), BOT_HASH_MB)
+    });
+    for (kind, piece) in &turn.heard {
+        if let Some(talk) = talk_from(*kind, piece.as_deref()) {
+            bot.hear(talk);
+        }
+    }
+    // Time spent waiting for a free core is on the bot's clock already.
+    let at = turn.at + asked.elapsed();
+    let budget = bot.budget(&turn.game, turn.seat, at);
+    let decision = bot.decide(
+        &turn.game,
+        turn.seat,
+        at,
+        Limits {
+            deadline: Some(Instant::now() + budget),
+            ..Limits::default()
+        },
+    );
+    engines
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(key, bot);
+    let uci = match decision.action {
+        Action::Move(m) => Some(m.to_string()),
+        Action::Sit => None,
+    };
+    let talk = decision.talk.iter().map(|t| talk_to(*t)).collect();
+    let recheck = decision.recheck.unwrap_or(Duration::from_millis(300));
+    (uci, talk, recheck)
+}
+
+/// A partner's message as the engine hears it.
+pub(crate) fn talk_from(kind: TalkKind, piece: Option<&str>) -> Option<Talk> {
+    let role = || {
+        piece
+            .and_then(|p| p.chars().next())
+            .and_then(|c| Role::from_char(c.to_ascii_lowercase()))
+    };
+    Some(match kind {
+        TalkKind::Need => Talk::Need(role()?),
+        TalkKind::DontGive => Talk::DontGive(role()?),
+        TalkKind::Sit => Talk::Sit,
+        TalkKind::Go => Talk::Go,
+        TalkKind::Flag => Talk::Flag,
+        TalkKind::Text => return None,
+    })
+}
+
+/// An engine message as the protocol says it.
+pub(crate) fn talk_to(talk: Talk) -> BotTalk {
+    let letter = |r: Role| Some(r.upper_char().to_string());
+    match talk {
+        Talk::Need(r) => (TalkKind::Need, letter(r)),
+        Talk::DontGive(r) => (TalkKind::DontGive, letter(r)),
+        Talk::Sit => (TalkKind::Sit, None),
+        Talk::Go => (TalkKind::Go, None),
+        Talk::Flag => (TalkKind::Flag, None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn talk_crosses_between_protocol_and_engine() {
+        for talk in [
+            Talk::Need(Role::Knight),
+            Talk::DontGive(Role::Queen),
+            Talk::Sit,
+            Talk::Go,
+            Talk::Flag,
+        ] {
+            let (kind, piece) = talk_to(talk);
+            assert_eq!(talk_from(kind, piece.as_deref()), Some(talk));
+        }
+        assert_eq!(talk_from(TalkKind::Need, None), None);
+        assert_eq!(talk_from(TalkKind::DontGive, Some("x")), None);
+        assert_eq!(talk_from(TalkKind::Text, None), None);
+    }
+
+    #[test]
+    fn the_hub_offers_the_engine_levels() {
+        assert_eq!(
+            Level::new(*crate::hub::BOT_LEVELS.start()),
+            Some(Level::MIN)
+        );
+        assert_eq!(Level::new(*crate::hub::BOT_LEVELS.end()), Some(Level::MAX));
+    }
+}
