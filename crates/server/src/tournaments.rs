@@ -19,7 +19,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use axum::extract::rejection::JsonRejection;
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -62,6 +62,13 @@ struct Entry {
     created_at_ms: i64,
     /// Unix milliseconds of the last change, strictly increasing: the ETag.
     updated_at_ms: i64,
+    /// Why the next round cannot be paired (a Swiss pairing is a search: done once per change).
+    cannot_pair: Option<String>,
+}
+
+/// Why the next round of `t` cannot be paired, if it cannot.
+fn cannot_pair(t: &Tournament) -> Option<String> {
+    t.clone().pair_next_round().err().map(|e| e.to_string())
 }
 
 #[derive(Default)]
@@ -142,6 +149,22 @@ impl From<JsonRejection> for ApiError {
     }
 }
 
+impl From<PathRejection> for ApiError {
+    fn from(e: PathRejection) -> ApiError {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("no such page: {}", e.body_text()),
+        )
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(e: QueryRejection) -> ApiError {
+        ApiError::bad(format!("bad query: {}", e.body_text()))
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (
@@ -218,6 +241,7 @@ impl Service {
                 stored.id.clone(),
                 Entry {
                     id: stored.id.clone(),
+                    cannot_pair: cannot_pair(&tournament),
                     tournament,
                     organiser_hash: stored.organiser_hash,
                     time_control,
@@ -315,6 +339,7 @@ impl Service {
             .save_tournament(&entry.id, &copy.to_json(), updated, links)
             .await
             .map_err(|e| ApiError::storage(&e))?;
+        entry.cannot_pair = cannot_pair(&copy);
         entry.tournament = copy;
         entry.updated_at_ms = updated;
         Ok(())
@@ -378,13 +403,6 @@ fn view(id: &str, e: &Entry) -> Value {
             })
         })
         .collect();
-    let next = {
-        let mut copy = t.clone();
-        match copy.pair_next_round() {
-            Ok(_) => Value::Null,
-            Err(err) => Value::String(err.to_string()),
-        }
-    };
     let scoring = t.scoring();
     json!({
         "id": id,
@@ -406,7 +424,7 @@ fn view(id: &str, e: &Entry) -> Value {
         "standings": standings,
         "finished": t.is_finished(),
         "teams_fixed": !t.rounds().is_empty(),
-        "cannot_pair": next,
+        "cannot_pair": e.cannot_pair,
         "created_at": e.created_at_ms,
         "updated_at": e.updated_at_ms,
     })
@@ -653,6 +671,7 @@ async fn create(State(svc): Svc, body: Result<Json<CreateTournament>, JsonReject
     };
     let entry = Entry {
         id: id.clone(),
+        cannot_pair: cannot_pair(&tournament),
         tournament,
         organiser_hash: sha256_hex(&secret),
         time_control,
@@ -753,7 +772,7 @@ async fn pair_round(
     State(svc): Svc,
     Path(id): Path<String>,
     headers: HeaderMap,
-    body: Option<Json<Value>>,
+    body: Result<Json<Value>, JsonRejection>,
 ) -> ApiResult {
     let mut registry = svc.registry.lock().await;
     let entry = registry
@@ -762,9 +781,10 @@ async fn pair_round(
         .ok_or_else(ApiError::not_found)?;
     authorize(&headers, entry)?;
     let req: PairRound = match body {
-        Some(Json(v)) if !v.is_null() => serde_json::from_value(v)
+        Ok(Json(v)) if !v.is_null() => serde_json::from_value(v)
             .map_err(|e| ApiError::bad(format!("expected {{\"online\": true|false}}: {e}")))?,
-        _ => PairRound::default(),
+        Ok(_) | Err(JsonRejection::MissingJsonContentType(_)) => PairRound::default(),
+        Err(e) => return Err(e.into()),
     };
     // Pair on a copy first: the matches are created only for a round that pairs.
     let mut copy = entry.tournament.clone();
@@ -826,10 +846,11 @@ fn game(board: &str, text: Option<&String>) -> Result<GameResult, ApiError> {
 
 async fn set_result(
     State(svc): Svc,
-    Path((id, round, table)): Path<(String, u32, u32)>,
+    path: Result<Path<(String, u32, u32)>, PathRejection>,
     headers: HeaderMap,
     body: Result<Json<SetResult>, JsonRejection>,
 ) -> ApiResult {
+    let Path((id, round, table)) = path?;
     let mut registry = svc.registry.lock().await;
     let entry = registry
         .tournaments
@@ -864,10 +885,11 @@ async fn set_result(
 
 async fn set_colours(
     State(svc): Svc,
-    Path((id, round, table)): Path<(String, u32, u32)>,
+    path: Result<Path<(String, u32, u32)>, PathRejection>,
     headers: HeaderMap,
     body: Result<Json<SetColours>, JsonRejection>,
 ) -> ApiResult {
+    let Path((id, round, table)) = path?;
     let mut registry = svc.registry.lock().await;
     let entry = registry
         .tournaments
@@ -950,8 +972,9 @@ fn suffix(round: Option<u32>) -> String {
 async fn pairings_csv(
     State(svc): Svc,
     Path(id): Path<String>,
-    Query(q): Query<RoundQuery>,
+    query: Result<Query<RoundQuery>, QueryRejection>,
 ) -> ApiResult {
+    let Query(q) = query?;
     let registry = svc.registry.lock().await;
     let entry = registry
         .tournaments
@@ -981,8 +1004,9 @@ async fn standings_csv(State(svc): Svc, Path(id): Path<String>) -> ApiResult {
 async fn matches_bpgn(
     State(svc): Svc,
     Path(id): Path<String>,
-    Query(q): Query<RoundQuery>,
+    query: Result<Query<RoundQuery>, QueryRejection>,
 ) -> ApiResult {
+    let Query(q) = query?;
     let ids: Vec<String> = {
         let registry = svc.registry.lock().await;
         let entry = registry

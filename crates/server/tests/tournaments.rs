@@ -594,6 +594,24 @@ async fn secret_and_validation() {
     )
     .await;
     assert!((400..500).contains(&a.status));
+    let a = org
+        .send("PUT", "/rounds/x/tables/1/result", json!({"result": "1-0"}))
+        .await;
+    assert_eq!(a.status, 404, "{}", a.body);
+    assert!(a.json()["message"].as_str().is_some());
+    let a = http(
+        addr,
+        "GET",
+        &format!("/api/tournaments/{}/pairings.csv?round=x", org.id),
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(a.status, 400, "{}", a.body);
+    assert_eq!(a.json()["error"], "invalid");
+    let a = org.send("POST", "/rounds", json!({"online": "yes"})).await;
+    assert_eq!(a.status, 400, "{}", a.body);
+    assert_eq!(a.json()["error"], "invalid");
     let a = http(addr, "GET", "/api/tournaments/nope", &[], None).await;
     assert_eq!(a.status, 404);
     assert_eq!(a.json()["error"], "not_found");
