@@ -157,6 +157,7 @@ export function renderLobby(root: HTMLElement): void {
       'main',
       { class: 'lobby' },
       form,
+      h('p', { class: 'tournament-link' }, h('a', { href: '/t/new' }, 'Organise a team tournament')),
       h(
         'section',
         { class: 'archive' },

@@ -71,6 +71,9 @@ interface TalkLine {
 }
 
 export function renderMatch(root: HTMLElement, matchId: string): void {
+  // A tournament's seat link names the player (`?name=Ann`): "Sit here" takes that name.
+  const name = new URLSearchParams(location.search).get('name')?.trim().slice(0, MAX_NAME);
+  if (name) storageSet(NAME_KEY, name);
   new MatchPage(root, matchId).start();
 }
 

@@ -32,6 +32,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::bots::BotRunner;
 use crate::hub::{ConnId, Effect, Hub, Input, StoreOp, MAX_LAG_COMPENSATION};
+use crate::tournaments::{self, Finished};
 use crate::{Config, ServerError};
 
 /// How often the server pings each websocket to measure its round trip.
@@ -74,6 +75,59 @@ enum Command {
         id: String,
         reply: oneshot::Sender<Option<String>>,
     },
+}
+
+/// What other parts of the server (the tournaments) may ask of the hub task.
+#[derive(Clone)]
+pub(crate) struct HubHandle {
+    tx: mpsc::Sender<Command>,
+    store: Store,
+}
+
+impl HubHandle {
+    /// Creates a match; its id once it is stored.
+    pub(crate) async fn create_match(
+        &self,
+        rules: &str,
+        time_control: &str,
+    ) -> Result<String, String> {
+        let (reply, answer) = oneshot::channel();
+        let request = CreateMatch {
+            rules: rules.to_owned(),
+            time_control: time_control.to_owned(),
+            custom: Default::default(),
+        };
+        if self
+            .tx
+            .send(Command::Create { request, reply })
+            .await
+            .is_err()
+        {
+            return Err("server is stopping".to_owned());
+        }
+        answer
+            .await
+            .unwrap_or_else(|_| Err("server is stopping".to_owned()))
+    }
+
+    /// A match's record as BPGN: the record so far of a match in memory, else the archive's.
+    pub(crate) async fn bpgn(
+        &self,
+        id: &str,
+    ) -> Result<Option<String>, bughouse_store::StoreError> {
+        let (reply, answer) = oneshot::channel();
+        let _ = self
+            .tx
+            .send(Command::Bpgn {
+                id: id.to_owned(),
+                reply,
+            })
+            .await;
+        match answer.await {
+            Ok(Some(text)) => Ok(Some(text)),
+            _ => self.store.bpgn(id).await,
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -150,8 +204,22 @@ async fn serve(listener: TcpListener, store: Store) -> Result<(), ServerError> {
         }
     });
     let bots = BotRunner::new(bot_tx);
-    tokio::spawn(hub_task(hub, rx, store.clone(), started, bots));
+    let (finished_tx, finished_rx) = mpsc::unbounded_channel();
+    tokio::spawn(hub_task(
+        hub,
+        rx,
+        store.clone(),
+        started,
+        bots,
+        finished_tx,
+    ));
     tokio::spawn(checkpoints(store.clone()));
+    let hub_handle = HubHandle {
+        tx: tx.clone(),
+        store: store.clone(),
+    };
+    let tournaments = Arc::new(tournaments::Service::load(store.clone(), hub_handle).await?);
+    tokio::spawn(tournaments::results_task(tournaments.clone(), finished_rx));
     let app = App {
         tx,
         store,
@@ -169,7 +237,8 @@ async fn serve(listener: TcpListener, store: Store) -> Result<(), ServerError> {
         .route("/api/archive", get(archive))
         .route("/api/rules", get(rules_catalog))
         .route("/ws", get(websocket))
-        .with_state(app);
+        .with_state(app)
+        .merge(tournaments::router(tournaments));
     // Moves are small messages that must leave at once: no Nagle delay.
     let listener = listener.tap_io(|tcp| {
         if let Err(e) = tcp.set_nodelay(true) {
@@ -274,24 +343,17 @@ async fn positions(State(app): State<App>, Path(id): Path<String>) -> Response {
 }
 
 async fn bpgn(State(app): State<App>, Path(id): Path<String>) -> Response {
-    let (reply, answer) = oneshot::channel();
-    let _ = app
-        .tx
-        .send(Command::Bpgn {
-            id: id.clone(),
-            reply,
-        })
-        .await;
+    let hub = HubHandle {
+        tx: app.tx.clone(),
+        store: app.store.clone(),
+    };
     // A finished match has its BPGN in the archive; one in progress, the record so far.
-    let text = match answer.await {
-        Ok(Some(text)) => Some(text),
-        _ => match app.store.bpgn(&id).await {
-            Ok(text) => text,
-            Err(e) => {
-                tracing::error!("archive: {e}");
-                return json_error(StatusCode::INTERNAL_SERVER_ERROR, "storage error");
-            }
-        },
+    let text = match hub.bpgn(&id).await {
+        Ok(text) => text,
+        Err(e) => {
+            tracing::error!("archive: {e}");
+            return json_error(StatusCode::INTERNAL_SERVER_ERROR, "storage error");
+        }
     };
     match text {
         Some(text) => (
@@ -418,9 +480,10 @@ async fn hub_task(
     store: Store,
     started: Instant,
     bots: BotRunner,
+    finished: mpsc::UnboundedSender<Finished>,
 ) {
     let (commit_tx, commit_rx) = mpsc::channel(COMMIT_QUEUE);
-    tokio::spawn(committer(commit_rx, store.clone()));
+    tokio::spawn(committer(commit_rx, store.clone(), finished));
     let mut batch = Vec::with_capacity(BATCH);
     loop {
         // Wake for the next flag fall (the hub keeps the lag grace before it flags).
@@ -545,19 +608,33 @@ struct Commit {
 /// Stores the batches of the hub task in order, then hands them to the sender task. While it
 /// waits for the database the hub goes on with the next commands; the batches that queue up
 /// meanwhile are stored together in one transaction (one commit, one `fsync`), and their
-/// messages sent after it, so nothing is acknowledged before it is stored.
-async fn committer(mut rx: mpsc::Receiver<Commit>, store: Store) {
+/// messages sent after it, so nothing is acknowledged before it is stored. Matches that ended
+/// are reported to `finished` once stored (the tournaments enter their results).
+async fn committer(
+    mut rx: mpsc::Receiver<Commit>,
+    store: Store,
+    finished: mpsc::UnboundedSender<Finished>,
+) {
     let (send_tx, send_rx) = mpsc::channel::<Vec<Commit>>(COMMIT_QUEUE);
     tokio::spawn(sender(send_rx));
     let mut queued = Vec::with_capacity(COMMIT_QUEUE);
     while rx.recv_many(&mut queued, COMMIT_QUEUE).await > 0 {
         let mut writes = Vec::new();
+        let mut ended = Vec::new();
         for commit in &mut queued {
             let now = commit.now;
             let mut others = Vec::with_capacity(commit.effects.len());
             for effect in commit.effects.drain(..) {
                 match effect {
-                    Effect::Store(op) => writes.push(store_write(op, now)),
+                    Effect::Store(op) => {
+                        if let StoreOp::Finish {
+                            match_id, result, ..
+                        } = &op
+                        {
+                            ended.push((match_id.clone(), result.boards.clone()));
+                        }
+                        writes.push(store_write(op, now));
+                    }
                     other => others.push(other),
                 }
             }
@@ -569,6 +646,9 @@ async fn committer(mut rx: mpsc::Receiver<Commit>, store: Store) {
                     tracing::error!("storage: {e}");
                 }
             }
+        }
+        for end in ended {
+            let _ = finished.send(end);
         }
         // Stored: the messages may go, while the next batches are stored.
         let stored = std::mem::replace(&mut queued, Vec::with_capacity(COMMIT_QUEUE));

@@ -5,12 +5,16 @@
 //!   database or clock inside;
 //! - [`http`]: the axum routes and the websocket adapter onto the hub, and the task that owns
 //!   the hub, executes its effects (stores before sends) and wakes it for flag falls;
+//! - `tournaments`: tournaments in the browser (`/api/tournaments`, `/t/{id}`) on top of
+//!   `bughouse_tournament`, with rounds played as server matches whose results are entered as
+//!   they end;
 //! - [`assets`]: the web front end, built by `build.rs` with npm and embedded in the binary.
 
 pub mod assets;
 mod bots;
 pub mod http;
 pub mod hub;
+mod tournaments;
 
 use std::net::SocketAddr;
 

@@ -5,6 +5,7 @@
 //! [`Store::connect`]: `sqlite://bughouse.db?mode=rwc` (the default of the server; the file is
 //! created when missing), `sqlite::memory:` (for tests), or `postgres://user:pass@host/db`. Both
 //! backends get the same schema, from migrations embedded in the binary and run at connect.
+//! Tournaments run on the server are stored beside the matches ([`StoredTournament`]).
 //!
 //! # Durability
 //!
@@ -143,6 +144,12 @@ pub enum StoreError {
         /// The sequence number.
         seq: i64,
     },
+    /// No tournament has this id.
+    #[error("no tournament {0:?}")]
+    NoSuchTournament(String),
+    /// [`Store::create_tournament`] with an id already taken.
+    #[error("tournament {0:?} already exists")]
+    TournamentExists(String),
     /// An argument that can't be stored: an empty match id, a negative ply or time, ...
     #[error("invalid argument: {0}")]
     Invalid(String),
@@ -1112,6 +1119,8 @@ fn redact_url(url: &str) -> String {
 // Several writes in one transaction (declared here, after `with_pool!`, which it uses).
 mod batch;
 pub use batch::Write;
+mod tournaments;
+pub use tournaments::{StoredTournament, TournamentMatch};
 
 #[cfg(test)]
 mod tests {
