@@ -384,6 +384,10 @@ fn play_match(
                     let _ = game.agree_draw(s, now);
                 }
                 notes.push(format!("adjudicated a draw after {MAX_PLIES} plies"));
+                if !game.is_over() {
+                    notes.push("the rules refused the adjudicated draw".into());
+                    break 'sim;
+                }
                 continue 'sim;
             }
             if game.verdict(board) == Verdict::Waiting {
@@ -442,11 +446,16 @@ fn play_match(
                     };
                     let other = board.other().index();
                     if !talk.is_empty() {
-                        let partner = &mut players[seat_index(seat.partner())];
+                        let partner = seat.partner();
                         for t in talk {
-                            partner.hear(t);
+                            players[seat_index(partner)].hear(t);
                         }
-                        states[other].wake(now);
+                        // A sitting partner reconsiders what he was told.
+                        if game.game_end(partner.board).is_none()
+                            && game.to_move(partner.board) == partner
+                        {
+                            states[other].wake(now);
+                        }
                     }
                     match outcome {
                         Outcome::Move(mv) => match game.play(seat, mv, now) {

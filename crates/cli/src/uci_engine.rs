@@ -252,9 +252,11 @@ impl Engine {
                 self.rules = match value.as_str() {
                     "bughouse" => Rules::fide(),
                     "crazyhouse" => Rules::crazyhouse(),
-                    other => return Err(format!(
+                    other => {
+                        return Err(format!(
                         "setoption UCI_Variant: unknown variant {other:?} (bughouse, crazyhouse)"
-                    )),
+                    ))
+                    }
                 };
                 self.position = Position::new(self.rules);
                 Ok(())
