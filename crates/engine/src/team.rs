@@ -74,6 +74,8 @@ const SIT_LEAD: Duration = Duration::from_secs(3);
 const SIT_FLOOR: Duration = Duration::from_secs(8);
 /// Never sit longer than this in one go.
 const SIT_MAX: Duration = Duration::from_secs(30);
+/// A bot that is mated whatever it does sits until it has this much time left.
+const DESPERATE_FLOOR: Duration = Duration::from_secs(2);
 /// Sit to play for the partner's board when we stand this much worse and he this much
 /// better (centipawns).
 const STRATEGIC_SIT: i32 = 150;
@@ -313,6 +315,8 @@ impl TeamBot {
         let may_sit = params.sits && self.may_sit(m, seat, now);
         let mut sit = false;
         let mut danger = false;
+        // The score of our real position (the main search may have counted an incoming piece).
+        let mut real_score = (!pessimistic).then_some(result.score);
 
         // (a) Every move loses to the piece the opponents' partner is about to capture.
         if let (true, Some(role)) = (pessimistic, to_them) {
@@ -322,6 +326,7 @@ impl TeamBot {
                     self.searcher
                         .search_with(pos, probe_limits, Options::default(), &mut |_| {});
                 nodes += real.0.nodes;
+                real_score = Some(real.0.score);
                 if real.0.score > -MATE_BOUND && real.0.score > result.score + 300 {
                     danger = true;
                     talk.push(Talk::DontGive(role));
@@ -407,6 +412,17 @@ impl TeamBot {
 
         // The partner asked us to sit.
         if !sit && self.partner_sit && may_sit && score < MATE_BOUND {
+            sit = true;
+        }
+
+        // Mated whatever we do: a loss on time is no worse than a mate, so sit while there is
+        // time to spare and give the partner the chance to win the match first.
+        if !sit
+            && params.sits
+            && m.is_started()
+            && real_score.is_some_and(|s| s <= -MATE_BOUND)
+            && m.remaining(seat, now) > DESPERATE_FLOOR
+        {
             sit = true;
         }
 
