@@ -503,6 +503,8 @@ fn play_match(
 
 /// Formats points without a needless `.0`: `3`, `2.5`.
 fn points(p: f64) -> String {
+    // An empty sum of floats is -0.0.
+    let p = p + 0.0;
     if p.fract() == 0.0 {
         format!("{p:.0}")
     } else {
@@ -697,4 +699,51 @@ fn print_results(
         points(total1),
         points(total2)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_read_and_print() {
+        assert_eq!("bot".parse::<Spec>(), Ok(Spec::Bot(Level::DEFAULT)));
+        let three = Level::new(3).expect("level 3 exists");
+        assert_eq!("bot:3".parse::<Spec>(), Ok(Spec::Bot(three)));
+        assert_eq!(Spec::Bot(three).to_string(), "bot:3");
+        let uci: Spec = "uci:/opt/fsf".parse().expect("a path");
+        assert_eq!(uci, Spec::Uci(PathBuf::from("/opt/fsf")));
+        assert_eq!(uci.to_string(), "uci:/opt/fsf");
+        assert!(matches!(
+            "fairy-stockfish".parse::<Spec>(),
+            Ok(Spec::Uci(_))
+        ));
+        assert!("bot:9".parse::<Spec>().is_err());
+        assert!("uci:".parse::<Spec>().is_err());
+        assert!("stockfish".parse::<Spec>().is_err());
+    }
+
+    #[test]
+    fn points_drop_a_needless_fraction() {
+        assert_eq!(points(3.0), "3");
+        assert_eq!(points(57.5), "57.5");
+        assert_eq!(points(0.0), "0");
+    }
+
+    #[test]
+    fn the_last_line_gives_team1_s_share() {
+        let args = Args {
+            team1: Spec::Bot(Level::DEFAULT),
+            team2: Spec::Bot(Level::DEFAULT),
+            matches: 0,
+            time: TimeControl::default(),
+            rules: Preset::Fide,
+            out: None,
+            seed: 1,
+        };
+        let mut out = Vec::new();
+        print_results(&mut out, &args, &[], Duration::ZERO).expect("writes to memory");
+        let text = String::from_utf8(out).expect("UTF-8");
+        assert_eq!(text.lines().last(), Some("team1 0 - 0 team2 (50.0%)"));
+    }
 }
