@@ -138,3 +138,17 @@ fn a_need_request_prefers_that_capture() {
         assert_eq!(mv.to_string(), target, "{role:?}");
     }
 }
+
+#[test]
+fn sits_when_mated_whatever_it_does_while_time_is_left() {
+    // The queen has already arrived: Q@h2 mates after any White move. A loss on time is no
+    // worse, so the bot sits and leaves the partner time to win on board B.
+    let a = "7k/6pp/8/2b5/5n2/6p1/PP6/R6K[q] w - - 0 1";
+    let m = setup(a, QUIET_B, 20, 30);
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    assert_eq!(decide(&m, &mut bot).action, Action::Sit);
+    // With almost no time left it moves.
+    let m = setup(a, QUIET_B, 1, 30);
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    assert_moves(&m, &decide(&m, &mut bot));
+}
