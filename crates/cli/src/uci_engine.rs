@@ -23,7 +23,7 @@ use bughouse_core::{Color, Position, Rules};
 use bughouse_engine::{mate_in, Limits, SearchInfo, SearchResult, Searcher};
 
 /// A timed search this short runs in one piece (`stop` may wait that long).
-pub const SINGLE_SEARCH: Duration = Duration::from_secs(2);
+pub const SINGLE_SEARCH: Duration = Duration::from_secs(10);
 /// The longest piece of a long or endless search: the most `stop` waits.
 pub const MAX_SLICE: Duration = Duration::from_millis(800);
 /// The first piece of a sliced search.
@@ -157,10 +157,14 @@ fn say(line: &str) {
 fn search(searcher: &mut Searcher, pos: &Position, go: &Go, stop: &AtomicBool) {
     let start = Instant::now();
     let hard = go.budget(pos.turn()).map(|b| start + b);
+    // Nodes of the earlier pieces of a sliced search.
+    let earlier = std::cell::Cell::new(0u64);
     let mut info = |i: &SearchInfo| {
-        // The engine measures each search from its own start; a sliced search reports the time
-        // since `go`.
-        say(&info_line(i, start.elapsed().max(i.elapsed)));
+        // The engine counts each search from its own start; a sliced search reports the time
+        // and nodes since `go`.
+        let mut total = i.clone();
+        total.nodes += earlier.get();
+        say(&info_line(&total, start.elapsed().max(i.elapsed)));
     };
     let single = go.nodes.is_some()
         || hard.is_some_and(|h| h.saturating_duration_since(start) <= SINGLE_SEARCH);
@@ -179,6 +183,7 @@ fn search(searcher: &mut Searcher, pos: &Position, go: &Go, stop: &AtomicBool) {
             max_depth: go.depth,
         };
         let r = searcher.search(pos, limits, &mut info);
+        earlier.set(earlier.get() + r.nodes);
         let done = single
             || stop.load(Ordering::Relaxed)
             || r.best.is_none()
