@@ -14,8 +14,10 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use bughouse_bpgn::{termination, write_bpgn};
+use bughouse_core::fen::Fen;
 use bughouse_core::{
-    BoardId, Color, Match, MatchResult, Move, Preset, Seat, Team, TimeControl, Verdict,
+    Bitboard, BoardId, Color, Match, MatchResult, Move, Piece, Position, Preset, Role, Seat,
+    Square, Team, TimeControl, Verdict,
 };
 use bughouse_engine::{Action, Level, Limits, Talk, TeamBot};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -209,7 +211,7 @@ impl Player {
                             .map(|c| m.remaining(Seat::new(seat.board, c), now));
                         let inc = m.time_control().increment;
                         let timeout = m.remaining(seat, now) + UCI_GRACE;
-                        match e.go(&pos.fen(), clocks, [inc, inc], timeout) {
+                        match e.go(&uci_fen(pos), clocks, [inc, inc], timeout) {
                             Ok(best) if best.token == "(none)" || best.token.is_empty() => {
                                 Outcome::Fail(format!(
                                     "the engine answered bestmove {:?} with legal moves to play",
@@ -221,7 +223,7 @@ impl Player {
                                 Err(err) => Outcome::Fail(format!(
                                     "illegal bestmove {:?} in {}: {err}",
                                     best.token,
-                                    pos.fen()
+                                    uci_fen(pos)
                                 )),
                             },
                             Err(err) => {
@@ -247,6 +249,43 @@ impl Player {
             }
         }
     }
+}
+
+/// The FEN an outside engine is given: castling rights only where the king and that rook stand
+/// on their starting squares. Our rules keep the right of a corner whose rook has left, since a
+/// rook dropped there may still castle (F3.5), but X-FEN readers such as Fairy-Stockfish take
+/// `Q` to mean the outermost rook on the queen's side wherever it stands, and would castle with
+/// it. The engine is given the position again before every move, so a right that comes back
+/// with a dropped rook is in the next FEN.
+fn uci_fen(pos: &Position) -> String {
+    let mut setup = pos.to_setup();
+    let mut rights = Bitboard::EMPTY;
+    for (color, king, corners) in [
+        (Color::White, Square::E1, [Square::A1, Square::H1]),
+        (Color::Black, Square::E8, [Square::A8, Square::H8]),
+    ] {
+        if pos.piece_at(king)
+            != Some(Piece {
+                color,
+                role: Role::King,
+            })
+        {
+            continue;
+        }
+        for corner in corners {
+            if setup.castling.contains(corner)
+                && pos.piece_at(corner)
+                    == Some(Piece {
+                        color,
+                        role: Role::Rook,
+                    })
+            {
+                rights.add(corner);
+            }
+        }
+    }
+    setup.castling = rights;
+    Fen(setup).to_string()
 }
 
 /// What a board is doing in the simulation.
@@ -721,6 +760,20 @@ mod tests {
         assert!("bot:9".parse::<Spec>().is_err());
         assert!("uci:".parse::<Spec>().is_err());
         assert!("stockfish".parse::<Spec>().is_err());
+    }
+
+    #[test]
+    fn engines_see_castling_rights_only_with_the_rooks_in_their_corners() {
+        let rules = Preset::Fide.rules();
+        // The game that showed it: rooks on d1 and g1, rights KQ kept for dropped rooks.
+        let fen = "Q1bk1b1r/p3pBpp/4Pn2/2p1q1N1/3nN3/8/PPP2PpP/3RK1R1[p] w KQ - 0 18";
+        let pos = Position::from_fen(fen, rules).expect("a legal FEN");
+        assert_eq!(
+            uci_fen(&pos),
+            "Q1bk1b1r/p3pBpp/4Pn2/2p1q1N1/3nN3/8/PPP2PpP/3RK1R1[p] w - - 0 18"
+        );
+        let start = Position::new(rules);
+        assert_eq!(uci_fen(&start), start.fen());
     }
 
     #[test]
