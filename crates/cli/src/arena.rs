@@ -14,8 +14,10 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use bughouse_bpgn::{termination, write_bpgn};
+use bughouse_core::fen::Fen;
 use bughouse_core::{
-    BoardId, Color, Match, MatchResult, Move, Preset, Seat, Team, TimeControl, Verdict,
+    Bitboard, BoardId, Color, Match, MatchResult, Move, Piece, Position, Preset, Role, Seat,
+    Square, Team, TimeControl, Verdict,
 };
 use bughouse_engine::{Action, Level, Limits, Talk, TeamBot};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -209,7 +211,7 @@ impl Player {
                             .map(|c| m.remaining(Seat::new(seat.board, c), now));
                         let inc = m.time_control().increment;
                         let timeout = m.remaining(seat, now) + UCI_GRACE;
-                        match e.go(&pos.fen(), clocks, [inc, inc], timeout) {
+                        match e.go(&uci_fen(pos), clocks, [inc, inc], timeout) {
                             Ok(best) if best.token == "(none)" || best.token.is_empty() => {
                                 Outcome::Fail(format!(
                                     "the engine answered bestmove {:?} with legal moves to play",
@@ -221,7 +223,7 @@ impl Player {
                                 Err(err) => Outcome::Fail(format!(
                                     "illegal bestmove {:?} in {}: {err}",
                                     best.token,
-                                    pos.fen()
+                                    uci_fen(pos)
                                 )),
                             },
                             Err(err) => {
@@ -247,6 +249,43 @@ impl Player {
             }
         }
     }
+}
+
+/// The FEN an outside engine is given: castling rights only where the king and that rook stand
+/// on their starting squares. Our rules keep the right of a corner whose rook has left, since a
+/// rook dropped there may still castle (F3.5), but X-FEN readers such as Fairy-Stockfish take
+/// `Q` to mean the outermost rook on the queen's side wherever it stands, and would castle with
+/// it. The engine is given the position again before every move, so a right that comes back
+/// with a dropped rook is in the next FEN.
+fn uci_fen(pos: &Position) -> String {
+    let mut setup = pos.to_setup();
+    let mut rights = Bitboard::EMPTY;
+    for (color, king, corners) in [
+        (Color::White, Square::E1, [Square::A1, Square::H1]),
+        (Color::Black, Square::E8, [Square::A8, Square::H8]),
+    ] {
+        if pos.piece_at(king)
+            != Some(Piece {
+                color,
+                role: Role::King,
+            })
+        {
+            continue;
+        }
+        for corner in corners {
+            if setup.castling.contains(corner)
+                && pos.piece_at(corner)
+                    == Some(Piece {
+                        color,
+                        role: Role::Rook,
+                    })
+            {
+                rights.add(corner);
+            }
+        }
+    }
+    setup.castling = rights;
+    Fen(setup).to_string()
 }
 
 /// What a board is doing in the simulation.
@@ -384,6 +423,10 @@ fn play_match(
                     let _ = game.agree_draw(s, now);
                 }
                 notes.push(format!("adjudicated a draw after {MAX_PLIES} plies"));
+                if !game.is_over() {
+                    notes.push("the rules refused the adjudicated draw".into());
+                    break 'sim;
+                }
                 continue 'sim;
             }
             if game.verdict(board) == Verdict::Waiting {
@@ -442,11 +485,16 @@ fn play_match(
                     };
                     let other = board.other().index();
                     if !talk.is_empty() {
-                        let partner = &mut players[seat_index(seat.partner())];
+                        let partner = seat.partner();
                         for t in talk {
-                            partner.hear(t);
+                            players[seat_index(partner)].hear(t);
                         }
-                        states[other].wake(now);
+                        // A sitting partner reconsiders what he was told.
+                        if game.game_end(partner.board).is_none()
+                            && game.to_move(partner.board) == partner
+                        {
+                            states[other].wake(now);
+                        }
                     }
                     match outcome {
                         Outcome::Move(mv) => match game.play(seat, mv, now) {
@@ -494,6 +542,8 @@ fn play_match(
 
 /// Formats points without a needless `.0`: `3`, `2.5`.
 fn points(p: f64) -> String {
+    // An empty sum of floats is -0.0.
+    let p = p + 0.0;
     if p.fract() == 0.0 {
         format!("{p:.0}")
     } else {
@@ -688,4 +738,65 @@ fn print_results(
         points(total1),
         points(total2)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_read_and_print() {
+        assert_eq!("bot".parse::<Spec>(), Ok(Spec::Bot(Level::DEFAULT)));
+        let three = Level::new(3).expect("level 3 exists");
+        assert_eq!("bot:3".parse::<Spec>(), Ok(Spec::Bot(three)));
+        assert_eq!(Spec::Bot(three).to_string(), "bot:3");
+        let uci: Spec = "uci:/opt/fsf".parse().expect("a path");
+        assert_eq!(uci, Spec::Uci(PathBuf::from("/opt/fsf")));
+        assert_eq!(uci.to_string(), "uci:/opt/fsf");
+        assert!(matches!(
+            "fairy-stockfish".parse::<Spec>(),
+            Ok(Spec::Uci(_))
+        ));
+        assert!("bot:9".parse::<Spec>().is_err());
+        assert!("uci:".parse::<Spec>().is_err());
+        assert!("stockfish".parse::<Spec>().is_err());
+    }
+
+    #[test]
+    fn engines_see_castling_rights_only_with_the_rooks_in_their_corners() {
+        let rules = Preset::Fide.rules();
+        // The game that showed it: rooks on d1 and g1, rights KQ kept for dropped rooks.
+        let fen = "Q1bk1b1r/p3pBpp/4Pn2/2p1q1N1/3nN3/8/PPP2PpP/3RK1R1[p] w KQ - 0 18";
+        let pos = Position::from_fen(fen, rules).expect("a legal FEN");
+        assert_eq!(
+            uci_fen(&pos),
+            "Q1bk1b1r/p3pBpp/4Pn2/2p1q1N1/3nN3/8/PPP2PpP/3RK1R1[p] w - - 0 18"
+        );
+        let start = Position::new(rules);
+        assert_eq!(uci_fen(&start), start.fen());
+    }
+
+    #[test]
+    fn points_drop_a_needless_fraction() {
+        assert_eq!(points(3.0), "3");
+        assert_eq!(points(57.5), "57.5");
+        assert_eq!(points(0.0), "0");
+    }
+
+    #[test]
+    fn the_last_line_gives_team1_s_share() {
+        let args = Args {
+            team1: Spec::Bot(Level::DEFAULT),
+            team2: Spec::Bot(Level::DEFAULT),
+            matches: 0,
+            time: TimeControl::default(),
+            rules: Preset::Fide,
+            out: None,
+            seed: 1,
+        };
+        let mut out = Vec::new();
+        print_results(&mut out, &args, &[], Duration::ZERO).expect("writes to memory");
+        let text = String::from_utf8(out).expect("UTF-8");
+        assert_eq!(text.lines().last(), Some("team1 0 - 0 team2 (50.0%)"));
+    }
 }

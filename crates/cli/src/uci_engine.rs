@@ -23,7 +23,7 @@ use bughouse_core::{Color, Position, Rules};
 use bughouse_engine::{mate_in, Limits, SearchInfo, SearchResult, Searcher};
 
 /// A timed search this short runs in one piece (`stop` may wait that long).
-pub const SINGLE_SEARCH: Duration = Duration::from_secs(2);
+pub const SINGLE_SEARCH: Duration = Duration::from_secs(10);
 /// The longest piece of a long or endless search: the most `stop` waits.
 pub const MAX_SLICE: Duration = Duration::from_millis(800);
 /// The first piece of a sliced search.
@@ -157,10 +157,14 @@ fn say(line: &str) {
 fn search(searcher: &mut Searcher, pos: &Position, go: &Go, stop: &AtomicBool) {
     let start = Instant::now();
     let hard = go.budget(pos.turn()).map(|b| start + b);
+    // Nodes of the earlier pieces of a sliced search.
+    let earlier = std::cell::Cell::new(0u64);
     let mut info = |i: &SearchInfo| {
-        // The engine measures each search from its own start; a sliced search reports the time
-        // since `go`.
-        say(&info_line(i, start.elapsed().max(i.elapsed)));
+        // The engine counts each search from its own start; a sliced search reports the time
+        // and nodes since `go`.
+        let mut total = i.clone();
+        total.nodes += earlier.get();
+        say(&info_line(&total, start.elapsed().max(i.elapsed)));
     };
     let single = go.nodes.is_some()
         || hard.is_some_and(|h| h.saturating_duration_since(start) <= SINGLE_SEARCH);
@@ -179,6 +183,7 @@ fn search(searcher: &mut Searcher, pos: &Position, go: &Go, stop: &AtomicBool) {
             max_depth: go.depth,
         };
         let r = searcher.search(pos, limits, &mut info);
+        earlier.set(earlier.get() + r.nodes);
         let done = single
             || stop.load(Ordering::Relaxed)
             || r.best.is_none()
@@ -361,4 +366,82 @@ pub fn main() -> ExitCode {
     }
     engine.finish_search();
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_reads_every_parameter() {
+        let go = Go::parse(&[
+            "wtime",
+            "60000",
+            "btime",
+            "-5",
+            "winc",
+            "1000",
+            "binc",
+            "0",
+            "movestogo",
+            "10",
+            "depth",
+            "7",
+            "nodes",
+            "5000",
+            "movetime",
+            "250",
+            "infinite",
+        ])
+        .expect("valid");
+        assert_eq!(
+            go.time,
+            [Some(Duration::from_secs(60)), Some(Duration::ZERO)]
+        );
+        assert_eq!(go.inc, [Some(Duration::from_secs(1)), Some(Duration::ZERO)]);
+        assert_eq!(
+            (go.movestogo, go.depth, go.nodes),
+            (Some(10), Some(7), Some(5000))
+        );
+        assert_eq!(go.movetime, Some(Duration::from_millis(250)));
+        assert!(go.infinite);
+        assert!(Go::parse(&["depth"]).is_err());
+        assert!(Go::parse(&["ponder"]).is_err());
+        assert!(Go::parse(&["wtime", "soon"]).is_err());
+    }
+
+    #[test]
+    fn the_budget_is_a_share_of_the_clock_and_never_half_of_it() {
+        let go = Go::parse(&["wtime", "60000", "btime", "1000", "winc", "2000"]).expect("valid");
+        // 60 s / 30 moves + 3/4 of the increment.
+        assert_eq!(go.budget(Color::White), Some(Duration::from_millis(3500)));
+        // Black has 1 s: 1000 / 30 ms, well under half of what is left.
+        assert_eq!(go.budget(Color::Black), Some(Duration::from_secs(1) / 30));
+        let fixed = Go::parse(&["movetime", "500"]).expect("valid");
+        assert_eq!(fixed.budget(Color::Black), Some(Duration::from_millis(470)));
+        assert_eq!(Go::default().budget(Color::White), None);
+    }
+
+    #[test]
+    fn positions_read_fen_with_reserves_and_moves() {
+        let pos = parse_position(
+            &[
+                "fen",
+                "4k3/8/8/8/8/8/8/Q~3K3[Nn]",
+                "w",
+                "-",
+                "-",
+                "0",
+                "1",
+                "moves",
+                "N@e3",
+            ],
+            Rules::fide(),
+        )
+        .expect("valid");
+        assert_eq!(pos.fen(), "4k3/8/8/8/8/4N3/8/Q~3K3[n] b - - 0 1");
+        assert!(parse_position(&["startpos", "moves", "e2e5"], Rules::fide()).is_err());
+        assert!(parse_position(&["fen"], Rules::fide()).is_err());
+        assert!(parse_position(&[], Rules::fide()).is_err());
+    }
 }

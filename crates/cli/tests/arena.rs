@@ -194,6 +194,80 @@ fn an_engine_without_bughouse_is_a_clear_error() {
     );
 }
 
+/// Writes a fake UCI engine that knows bughouse and answers `go` with `on_go` (shell code).
+#[cfg(unix)]
+fn fake_engine(dir: &Path, name: &str, on_go: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    let script = format!(
+        "#!/bin/sh\n\
+         while read -r line; do\n\
+         case \"$line\" in\n\
+         uci) echo 'id name fake'; \
+              echo 'option name UCI_Variant type combo default bughouse var bughouse'; \
+              echo uciok;;\n\
+         isready) echo readyok;;\n\
+         go*) {on_go};;\n\
+         quit) exit 0;;\n\
+         esac\n\
+         done\n"
+    );
+    std::fs::write(&path, script).expect("the script is written");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+        .expect("the script is executable");
+    format!("uci:{}", path.display())
+}
+
+#[cfg(unix)]
+#[test]
+fn an_engine_that_plays_illegal_moves_or_dies_loses_and_the_arena_goes_on() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for (name, on_go, message) in [
+        (
+            "illegal",
+            "echo 'bestmove e2e5'",
+            "illegal bestmove \"e2e5\"",
+        ),
+        (
+            "none",
+            "echo 'bestmove (none)'",
+            "answered bestmove \"(none)\"",
+        ),
+        ("dies", "exit 3", "the engine died"),
+    ] {
+        let spec = fake_engine(dir.path(), name, on_go);
+        let out = bughouse(&[
+            "arena",
+            "--team1",
+            "bot:1",
+            "--team2",
+            &spec,
+            "--matches",
+            "2",
+            "--time",
+            "10s+0",
+        ]);
+        let stdout = text(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{name}: {stdout}{}",
+            text(&out.stderr)
+        );
+        let rows = match_rows(&stdout);
+        assert_eq!(rows.len(), 2, "{name}: {stdout}");
+        for row in &rows {
+            assert_eq!(row[4], "team1", "{name}: {row:?}");
+        }
+        assert!(
+            stdout.contains(&format!("({spec}) loses: ")),
+            "{name}: {stdout}"
+        );
+        assert!(stdout.contains(message), "{name}: {stdout}");
+        assert!(text(&out.stderr).contains("match 2: "), "{name}");
+        assert_eq!(last_line_scores(&stdout, 2.0), (2.0, 0.0));
+    }
+}
+
 #[test]
 fn malformed_players_and_time_controls_are_clap_errors() {
     for (args, expected) in [

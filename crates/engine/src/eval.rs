@@ -161,10 +161,13 @@ fn king_danger(pos: &Position, color: Color, king: Square, ours: &Side, theirs: 
     // Every empty square next to the king is a drop square for the enemy.
     danger += (undefended.count() as i32) * (2 + drop_weight) / 2;
     danger += (enemy_controlled.count() as i32) * (2 + drop_weight / 2);
-    // Knight checks by drop.
+    // Knight checks by drop: with a knight in hand, or one that may still come from the
+    // enemy's partner (in bughouse a knight can arrive at any time).
+    let checks = (attacks::knight_attacks(king) & !occ & !ours.pawn_attacks).count() as i32;
     if enemy_reserve.count(Role::Knight) > 0 {
-        let checks = attacks::knight_attacks(king) & !occ & !ours.pawn_attacks;
-        danger += 3 * checks.count() as i32;
+        danger += 3 * checks;
+    } else if pos.rules().sets() == 2 {
+        danger += checks;
     }
     // Contact with enemy pieces.
     danger += theirs.king_attack;

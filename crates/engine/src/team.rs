@@ -74,6 +74,11 @@ const SIT_LEAD: Duration = Duration::from_secs(3);
 const SIT_FLOOR: Duration = Duration::from_secs(8);
 /// Never sit longer than this in one go.
 const SIT_MAX: Duration = Duration::from_secs(30);
+/// A bot that is mated whatever it does sits until it has this much time left.
+const DESPERATE_FLOOR: Duration = Duration::from_secs(2);
+/// Sit to play for the partner's board when we stand this much worse and he this much
+/// better (centipawns).
+const STRATEGIC_SIT: i32 = 150;
 /// How many of our own moves a partner's `Need`/`DontGive` holds.
 const REQUEST_MOVES: u8 = 4;
 
@@ -184,6 +189,12 @@ impl TeamBot {
                 t *= 0.6;
             }
         }
+        if m.game_end(partner.board).is_none()
+            && partner_is_waiting(m.position(partner.board), partner)
+        {
+            // The partner's clock runs while he waits for a piece from us.
+            t *= 0.3;
+        }
         let margin = 0.05 + o * 0.02;
         let t = t.min(o / 6.0).min((o - margin).max(0.0)).max(0.005);
         Duration::from_secs_f64(t)
@@ -246,7 +257,23 @@ impl TeamBot {
             }
         }
 
-        let bias = self.root_bias(pos);
+        // A partner who cannot move (F3.7 waiting) loses on time unless we capture a piece he
+        // can drop: such captures come first.
+        let urgent: Vec<Role> = if partner_live && partner_is_waiting(pboard, partner) {
+            [
+                Role::Pawn,
+                Role::Knight,
+                Role::Bishop,
+                Role::Rook,
+                Role::Queen,
+            ]
+            .into_iter()
+            .filter(|&r| pboard.potential_drop_squares(r).any())
+            .collect()
+        } else {
+            Vec::new()
+        };
+        let bias = self.root_bias(pos, &urgent);
         let team = params.talks && partner_live;
 
         // The main search: with the piece our opponent is about to get already in his
@@ -288,6 +315,8 @@ impl TeamBot {
         let may_sit = params.sits && self.may_sit(m, seat, now);
         let mut sit = false;
         let mut danger = false;
+        // The score of our real position (the main search may have counted an incoming piece).
+        let mut real_score = (!pessimistic).then_some(result.score);
 
         // (a) Every move loses to the piece the opponents' partner is about to capture.
         if let (true, Some(role)) = (pessimistic, to_them) {
@@ -297,6 +326,7 @@ impl TeamBot {
                     self.searcher
                         .search_with(pos, probe_limits, Options::default(), &mut |_| {});
                 nodes += real.0.nodes;
+                real_score = Some(real.0.score);
                 if real.0.score > -MATE_BOUND && real.0.score > result.score + 300 {
                     danger = true;
                     talk.push(Talk::DontGive(role));
@@ -385,6 +415,36 @@ impl TeamBot {
             sit = true;
         }
 
+        // Mated whatever we do: a loss on time is no worse than a mate, so sit while there is
+        // time to spare and give the partner the chance to win the match first.
+        if !sit
+            && params.sits
+            && m.is_started()
+            && real_score.is_some_and(|s| s <= -MATE_BOUND)
+            && m.remaining(seat, now) > DESPERATE_FLOOR
+        {
+            sit = true;
+        }
+
+        // Play for the other board: when we stand worse here and the partner stands well
+        // there, sit (time permitting) and let him decide the match (F4.3: the first game to
+        // end decides it), rather than hasten our own loss.
+        if !sit && may_sit && params.full_team && score <= -STRATEGIC_SIT {
+            let probe = probe_limits(&limits, started, 0.5, 4);
+            let r = self
+                .searcher
+                .search_with(pboard, probe, Options::default(), &mut |_| {});
+            nodes += r.0.nodes;
+            let partner_score = if pboard.turn() == partner.color {
+                r.0.score
+            } else {
+                -r.0.score
+            };
+            if partner_score >= STRATEGIC_SIT && partner_score - score >= 3 * STRATEGIC_SIT {
+                sit = true;
+            }
+        }
+
         let action = if sit { Action::Sit } else { Action::Move(best) };
         self.finish(action, talk, nodes, depth, score, now, sit)
     }
@@ -445,8 +505,8 @@ impl TeamBot {
     }
 
     /// Bonuses and penalties for root moves from the partner's requests.
-    fn root_bias(&self, pos: &Position) -> Vec<(Move, i32)> {
-        if self.partner_need.is_empty() && self.partner_dont_give.is_empty() {
+    fn root_bias(&self, pos: &Position, urgent: &[Role]) -> Vec<(Move, i32)> {
+        if self.partner_need.is_empty() && self.partner_dont_give.is_empty() && urgent.is_empty() {
             return Vec::new();
         }
         let us = pos.turn();
@@ -461,6 +521,9 @@ impl TeamBot {
                 };
                 if self.partner_need.iter().any(|&(r, _)| r == passed) {
                     b += value(passed) / 2 + 50;
+                }
+                if urgent.contains(&passed) {
+                    b += 600;
                 }
             }
             if !self.partner_dont_give.is_empty() {
@@ -552,6 +615,11 @@ fn best_capture(pos: &Position) -> Option<Role> {
         }
     }
     best.map(|(_, r)| r)
+}
+
+/// Whether `partner` is to move on his board and has no legal move: he waits for a piece.
+fn partner_is_waiting(pboard: &Position, partner: Seat) -> bool {
+    pboard.turn() == partner.color && !pboard.has_legal_moves()
 }
 
 /// The roles of `color`'s pieces on the board (what could be captured and passed on),

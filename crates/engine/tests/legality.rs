@@ -21,7 +21,7 @@ fn search_moves_are_legal_in_random_playouts() {
     let mut seed = 1u64;
     for preset in Preset::ALL {
         let rules = preset.rules();
-        for game in 0..4 {
+        for game in 0..8 {
             let mut pos = Position::new(rules);
             // Bughouse boards get pieces from the partner: feed both reserves now and then.
             for ply in 0..80 {
@@ -36,7 +36,7 @@ fn search_moves_are_legal_in_random_playouts() {
                 }
                 let moves = pos.legal_moves();
                 if ply % 3 == game % 3 || moves.len() < 3 {
-                    let result = searcher.search(&pos, Limits::nodes(300), &mut |_| {});
+                    let result = searcher.search(&pos, Limits::nodes(2_000), &mut |_| {});
                     match result.best {
                         Some(m) => assert!(moves.contains(&m), "{m} illegal in {}", pos.fen()),
                         None => assert!(moves.is_empty(), "no move in {}", pos.fen()),
@@ -74,7 +74,7 @@ fn team_bots_play_legal_matches() {
             })
             .collect();
         let mut now = Duration::ZERO;
-        for _ in 0..160 {
+        for _ in 0..300 {
             if m.is_over() {
                 break;
             }
@@ -89,7 +89,7 @@ fn team_bots_play_legal_matches() {
             let seat = m.to_move(board);
             let idx = Seat::ALL.iter().position(|&s| s == seat).unwrap();
             now += Duration::from_millis(200);
-            let d = bots[idx].decide(&m, seat, now, Limits::nodes(400));
+            let d = bots[idx].decide(&m, seat, now, Limits::nodes(2_000));
             for t in &d.talk {
                 bots[Seat::ALL.iter().position(|&s| s == seat.partner()).unwrap()].hear(*t);
             }

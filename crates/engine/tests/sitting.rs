@@ -138,3 +138,39 @@ fn a_need_request_prefers_that_capture() {
         assert_eq!(mv.to_string(), target, "{role:?}");
     }
 }
+
+#[test]
+fn sits_when_mated_whatever_it_does_while_time_is_left() {
+    // The queen has already arrived: Q@h2 mates after any White move. A loss on time is no
+    // worse, so the bot sits and leaves the partner time to win on board B.
+    let a = "7k/6pp/8/2b5/5n2/6p1/PP6/R6K[q] w - - 0 1";
+    let m = setup(a, QUIET_B, 20, 30);
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    assert_eq!(decide(&m, &mut bot).action, Action::Sit);
+    // With almost no time left it moves.
+    let m = setup(a, QUIET_B, 1, 30);
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    assert_moves(&m, &decide(&m, &mut bot));
+}
+
+#[test]
+fn captures_what_a_waiting_partner_can_drop() {
+    // Board B: our partner (Black) is in a back-rank rook check he could block only by a drop:
+    // under F3.7 he waits for a piece, and his clock runs. On board A, Rxd5 costs us the
+    // exchange but sends him a knight he can drop on the back rank; a pawn would be no use.
+    let a = "4k3/8/2p5/3n4/8/8/1P6/3RK3[] w - - 0 1";
+    let waiting_b = "R5k1/5ppp/8/8/8/8/8/6K1[] b - - 0 1";
+    let m = setup(a, waiting_b, 60, 30);
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    let Action::Move(mv) = decide(&m, &mut bot).action else {
+        panic!("sat")
+    };
+    assert_eq!(mv.to_string(), "d1d5");
+    // The control: with the partner free to move, the exchange is not given.
+    let m = setup(a, QUIET_B, 60, 30);
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    let Action::Move(mv) = decide(&m, &mut bot).action else {
+        panic!("sat")
+    };
+    assert_ne!(mv.to_string(), "d1d5");
+}
