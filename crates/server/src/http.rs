@@ -205,14 +205,7 @@ async fn serve(listener: TcpListener, store: Store) -> Result<(), ServerError> {
     });
     let bots = BotRunner::new(bot_tx);
     let (finished_tx, finished_rx) = mpsc::unbounded_channel();
-    tokio::spawn(hub_task(
-        hub,
-        rx,
-        store.clone(),
-        started,
-        bots,
-        finished_tx,
-    ));
+    tokio::spawn(hub_task(hub, rx, store.clone(), started, bots, finished_tx));
     tokio::spawn(checkpoints(store.clone()));
     let hub_handle = HubHandle {
         tx: tx.clone(),
