@@ -409,6 +409,17 @@ impl LiveMatch {
         }
     }
 
+    /// Whether `seat` can be taken now (before the start, and empty); the error to send if not.
+    fn seat_free(&self, seat: Seat) -> Result<(), (&'static str, String)> {
+        if self.game.is_started() {
+            return Err(("not_allowed", "the match has started".to_owned()));
+        }
+        if self.seats[seat_index(seat)].is_some() {
+            return Err(("seat_taken", format!("{seat} is taken")));
+        }
+        Ok(())
+    }
+
     fn match_time(&self, now: Duration) -> Duration {
         (now + self.ahead).saturating_sub(self.epoch)
     }
@@ -962,18 +973,8 @@ impl Hub {
         let Some(m) = self.matches.get_mut(id) else {
             return;
         };
-        if m.game.is_started() {
-            fx.push(Effect::Send(
-                vec![conn],
-                error("not_allowed", "the match has started"),
-            ));
-            return;
-        }
-        if m.seats[seat_index(seat)].is_some() {
-            fx.push(Effect::Send(
-                vec![conn],
-                error("seat_taken", format!("{seat} is taken")),
-            ));
+        if let Err((code, message)) = m.seat_free(seat) {
+            fx.push(Effect::Send(vec![conn], error(code, message)));
             return;
         }
         let name = format!("Bot {level}");
@@ -1020,18 +1021,8 @@ impl Hub {
         let Some(m) = self.matches.get_mut(id) else {
             return;
         };
-        if m.game.is_started() {
-            fx.push(Effect::Send(
-                vec![conn],
-                error("not_allowed", "the match has started"),
-            ));
-            return;
-        }
-        if m.seats[seat_index(seat)].is_some() {
-            fx.push(Effect::Send(
-                vec![conn],
-                error("seat_taken", format!("{seat} is taken")),
-            ));
+        if let Err((code, message)) = m.seat_free(seat) {
+            fx.push(Effect::Send(vec![conn], error(code, message)));
             return;
         }
         // One seat per connection: leave the old one.
