@@ -78,6 +78,24 @@ struct Registry {
     by_match: HashMap<String, (String, u32, u32)>,
 }
 
+impl Registry {
+    /// The tournament `id`, or 404.
+    fn entry(&self, id: &str) -> Result<&Entry, ApiError> {
+        self.tournaments.get(id).ok_or_else(ApiError::not_found)
+    }
+
+    /// The tournament `id` for a change by its organiser: 404 if there is none, 401/403
+    /// unless `headers` carry its secret.
+    fn organiser_entry(&mut self, id: &str, headers: &HeaderMap) -> Result<&mut Entry, ApiError> {
+        let entry = self
+            .tournaments
+            .get_mut(id)
+            .ok_or_else(ApiError::not_found)?;
+        authorize(headers, entry)?;
+        Ok(entry)
+    }
+}
+
 /// The tournaments of a server.
 pub(crate) struct Service {
     registry: Mutex<Registry>,
@@ -702,10 +720,7 @@ async fn create(State(svc): Svc, body: Result<Json<CreateTournament>, JsonReject
 
 async fn show(State(svc): Svc, Path(id): Path<String>, headers: HeaderMap) -> ApiResult {
     let registry = svc.registry.lock().await;
-    let entry = registry
-        .tournaments
-        .get(&id)
-        .ok_or_else(ApiError::not_found)?;
+    let entry = registry.entry(&id)?;
     let tag = etag(entry);
     if headers
         .get(header::IF_NONE_MATCH)
@@ -718,10 +733,7 @@ async fn show(State(svc): Svc, Path(id): Path<String>, headers: HeaderMap) -> Ap
 
 async fn check_auth(State(svc): Svc, Path(id): Path<String>, headers: HeaderMap) -> ApiResult {
     let registry = svc.registry.lock().await;
-    let entry = registry
-        .tournaments
-        .get(&id)
-        .ok_or_else(ApiError::not_found)?;
+    let entry = registry.entry(&id)?;
     authorize(&headers, entry)?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
@@ -744,11 +756,7 @@ async fn add_team(
     body: Result<Json<AddTeam>, JsonRejection>,
 ) -> ApiResult {
     let mut registry = svc.registry.lock().await;
-    let entry = registry
-        .tournaments
-        .get_mut(&id)
-        .ok_or_else(ApiError::not_found)?;
-    authorize(&headers, entry)?;
+    let entry = registry.organiser_entry(&id, &headers)?;
     let Json(req) = body?;
     let name = check_name("the team name", &req.name, MAX_NAME)?;
     let team = Team::new(
@@ -775,11 +783,7 @@ async fn pair_round(
     body: Result<Json<Value>, JsonRejection>,
 ) -> ApiResult {
     let mut registry = svc.registry.lock().await;
-    let entry = registry
-        .tournaments
-        .get_mut(&id)
-        .ok_or_else(ApiError::not_found)?;
-    authorize(&headers, entry)?;
+    let entry = registry.organiser_entry(&id, &headers)?;
     let req: PairRound = match body {
         Ok(Json(v)) if !v.is_null() => serde_json::from_value(v)
             .map_err(|e| ApiError::bad(format!("expected {{\"online\": true|false}}: {e}")))?,
@@ -824,10 +828,7 @@ async fn pair_round(
     for (match_id, (r, t)) in new_links {
         registry.by_match.insert(match_id, (id.clone(), r, t));
     }
-    let entry = registry
-        .tournaments
-        .get(&id)
-        .ok_or_else(ApiError::not_found)?;
+    let entry = registry.entry(&id)?;
     Ok(answer(StatusCode::CREATED, &id, entry))
 }
 
@@ -852,11 +853,7 @@ async fn set_result(
 ) -> ApiResult {
     let Path((id, round, table)) = path?;
     let mut registry = svc.registry.lock().await;
-    let entry = registry
-        .tournaments
-        .get_mut(&id)
-        .ok_or_else(ApiError::not_found)?;
-    authorize(&headers, entry)?;
+    let entry = registry.organiser_entry(&id, &headers)?;
     let Json(req) = body?;
     let record = match (&req.result, &req.board_a, &req.board_b) {
         (Some(r), None, None) => {
@@ -891,11 +888,7 @@ async fn set_colours(
 ) -> ApiResult {
     let Path((id, round, table)) = path?;
     let mut registry = svc.registry.lock().await;
-    let entry = registry
-        .tournaments
-        .get_mut(&id)
-        .ok_or_else(ApiError::not_found)?;
-    authorize(&headers, entry)?;
+    let entry = registry.organiser_entry(&id, &headers)?;
     let Json(req) = body?;
     let white: Slot = req
         .white
@@ -976,10 +969,7 @@ async fn pairings_csv(
 ) -> ApiResult {
     let Query(q) = query?;
     let registry = svc.registry.lock().await;
-    let entry = registry
-        .tournaments
-        .get(&id)
-        .ok_or_else(ApiError::not_found)?;
+    let entry = registry.entry(&id)?;
     check_round(&entry.tournament, q.round)?;
     Ok(download(
         "text/csv; charset=utf-8",
@@ -990,10 +980,7 @@ async fn pairings_csv(
 
 async fn standings_csv(State(svc): Svc, Path(id): Path<String>) -> ApiResult {
     let registry = svc.registry.lock().await;
-    let entry = registry
-        .tournaments
-        .get(&id)
-        .ok_or_else(ApiError::not_found)?;
+    let entry = registry.entry(&id)?;
     Ok(download(
         "text/csv; charset=utf-8",
         format!("tournament-{id}-standings.csv"),
@@ -1009,10 +996,7 @@ async fn matches_bpgn(
     let Query(q) = query?;
     let ids: Vec<String> = {
         let registry = svc.registry.lock().await;
-        let entry = registry
-            .tournaments
-            .get(&id)
-            .ok_or_else(ApiError::not_found)?;
+        let entry = registry.entry(&id)?;
         check_round(&entry.tournament, q.round)?;
         entry
             .matches
