@@ -353,28 +353,15 @@ export function outcomeFor(result: string, seat: SeatName): string | null {
   return null;
 }
 
-/** The draw claims worth offering under a rulebook (the server decides in the end). */
-export function drawClaims(rules: string, settings?: RuleSetting[]): ('repetition' | 'move-count')[] {
-  if (settings && settings.length > 0) {
-    const claims: ('repetition' | 'move-count')[] = [];
-    if (ruleSetting(settings, 'repetition_claim') !== 'none') claims.push('repetition');
-    if (ruleSetting(settings, 'move_count_claim') !== 'none') claims.push('move-count');
-    return claims;
-  }
-  switch (rules) {
-    case 'fide':
-      return ['repetition'];
-    case 'knsb-1988':
-    case 'knsb':
-      return ['move-count'];
-    case 'minerva-2014':
-    case 'minerva':
-    case 'uscf-scholastic-2006':
-    case 'uscf':
-      return [];
-    default:
-      return ['repetition', 'move-count'];
-  }
+/** The draw claims worth offering under the match's rule set (the server decides in the end). */
+export function drawClaims(settings: RuleSetting[]): ('repetition' | 'move-count')[] {
+  // F4.1 repetition, K11F move count: offered where the rule set has the claim.
+  const claims: ('repetition' | 'move-count')[] = [];
+  const repetition = ruleSetting(settings, 'repetition_claim');
+  const moveCount = ruleSetting(settings, 'move_count_claim');
+  if (repetition !== undefined && repetition !== 'none') claims.push('repetition');
+  if (moveCount !== undefined && moveCount !== 'none') claims.push('move-count');
+  return claims;
 }
 
 /** The path of the match page, or null: `/m/{id}` → id. */
@@ -383,13 +370,12 @@ export function matchIdFromPath(path: string): string | null {
   return m ? decodeURIComponent(m[1]!) : null;
 }
 
-/** The value of one field of a custom rule set. */
+/** The value of one field of a rule set. */
 export function ruleSetting(settings: RuleSetting[] | undefined, field: string): string | undefined {
   return settings?.find(s => s.field === field)?.value;
 }
 
 /** Whether both games are played out (K11G) rather than the first game ending the match. */
-export function bothGamesPlayedOut(rules: string, settings?: RuleSetting[]): boolean {
-  const value = ruleSetting(settings, 'match_ends_with_first_game');
-  return value !== undefined ? value === 'false' : rules.startsWith('knsb');
+export function bothGamesPlayedOut(settings: RuleSetting[]): boolean {
+  return ruleSetting(settings, 'match_ends_with_first_game') === 'false';
 }

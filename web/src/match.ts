@@ -242,7 +242,7 @@ class MatchPage {
         // Under knsb-1988 an `ended` may close one game while the other goes on: one board
         // has its result, the other still `*`.
         const oneGameOnly =
-          bothGamesPlayedOut(st.rules, st.settings) && msg.result.boards.filter(b => b !== '*').length === 1;
+          bothGamesPlayedOut(st.settings) && msg.result.boards.filter(b => b !== '*').length === 1;
         if (!oneGameOnly) {
           st.status = 'finished';
           st.draw_offers = [];
@@ -451,7 +451,7 @@ class MatchPage {
         'span',
         {
           class: 'rules',
-          title: st.settings?.map(r => `${r.field} = ${r.value}`).join('\n'),
+          title: st.settings.map(r => `${r.field} = ${r.value}`).join('\n'),
         },
         st.rules,
       ),
@@ -762,7 +762,7 @@ class MatchPage {
       }
       this.renderActions();
     });
-    const claims = drawClaims(st.rules, st.settings).map(claim =>
+    const claims = drawClaims(st.settings).map(claim =>
       h(
         'button',
         { type: 'button', onclick: () => this.send({ type: 'claim_draw', claim }) },

@@ -58,8 +58,8 @@ export interface MatchState {
   boards: [BoardState, BoardState];
   clocks: Clocks;
   moves: MoveInfo[];
-  /** Every rule field, for a custom rule set only. */
-  settings?: RuleSetting[];
+  /** Every field of the match's rule set. */
+  settings: RuleSetting[];
   result: ResultInfo | null;
   draw_offers: SeatName[];
   talk: TalkKind[];

@@ -209,10 +209,15 @@ describe('misc', () => {
   });
 
   it('offers the claims of the rulebook', () => {
-    expect(drawClaims('fide')).toEqual(['repetition']);
-    expect(drawClaims('knsb-1988')).toEqual(['move-count']);
-    expect(drawClaims('minerva-2014')).toEqual([]);
-    expect(drawClaims('custom')).toEqual(['repetition', 'move-count']);
+    // The presets' values, as `bughouse rules PRESET` prints them.
+    const rules = (repetition: string, moveCount: string) => [
+      { field: 'repetition_claim', value: repetition },
+      { field: 'move_count_claim', value: moveCount },
+    ];
+    expect(drawClaims(rules('4', 'none'))).toEqual(['repetition']); // fide F4.1
+    expect(drawClaims(rules('none', '30'))).toEqual(['move-count']); // knsb-1988 K11F
+    expect(drawClaims(rules('none', 'none'))).toEqual([]); // minerva-2014
+    expect(drawClaims([])).toEqual([]);
   });
 });
 
@@ -229,20 +234,18 @@ describe('outcomeFor', () => {
   });
 });
 
-describe('custom rule sets', () => {
+describe('rule settings', () => {
   const settings = (over: Record<string, string>) =>
     Object.entries({ repetition_claim: '3', move_count_claim: 'none', match_ends_with_first_game: 'true', ...over }).map(
       ([field, value]) => ({ field, value }),
     );
   it('offers the claims the settings allow', () => {
-    expect(drawClaims('custom', settings({}))).toEqual(['repetition']);
-    expect(drawClaims('custom', settings({ repetition_claim: 'none', move_count_claim: '30' }))).toEqual(['move-count']);
-    expect(drawClaims('custom', settings({ repetition_claim: 'none' }))).toEqual([]);
+    expect(drawClaims(settings({}))).toEqual(['repetition']);
+    expect(drawClaims(settings({ repetition_claim: 'none', move_count_claim: '30' }))).toEqual(['move-count']);
+    expect(drawClaims(settings({ repetition_claim: 'none' }))).toEqual([]);
   });
-  it('knows when both games are played out', () => {
-    expect(bothGamesPlayedOut('custom', settings({ match_ends_with_first_game: 'false' }))).toBe(true);
-    expect(bothGamesPlayedOut('custom', settings({}))).toBe(false);
-    expect(bothGamesPlayedOut('knsb-1988')).toBe(true);
-    expect(bothGamesPlayedOut('fide')).toBe(false);
+  it('knows when both games are played out (K11G)', () => {
+    expect(bothGamesPlayedOut(settings({ match_ends_with_first_game: 'false' }))).toBe(true);
+    expect(bothGamesPlayedOut(settings({}))).toBe(false);
   });
 });

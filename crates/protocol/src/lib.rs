@@ -207,9 +207,9 @@ pub struct MatchState {
     pub draw_offers: Vec<SeatName>,
     /// The partner-talk kinds this match's rulebook allows.
     pub talk: Vec<TalkKind>,
-    /// Every field of the rule set, when `rules` is `custom` (a preset's settings are in
-    /// `GET /api/rules`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Every field of the match's rule set (clients read the draw claims and whether both
+    /// games are played out from here, whatever the preset).
+    #[serde(default)]
     pub settings: Vec<RuleSetting>,
 }
 

@@ -538,11 +538,7 @@ impl LiveMatch {
                 .map(seat_name)
                 .collect(),
             talk: talk_kinds(self.game.rules()),
-            settings: if self.game.rules().preset().is_some() {
-                Vec::new()
-            } else {
-                rule_settings(self.game.rules())
-            },
+            settings: rule_settings(self.game.rules()),
         }
     }
 

@@ -464,7 +464,10 @@ fn a_custom_rule_set_with_a_bad_field_is_refused_with_its_name() {
         .expect("valid");
     let state = h.hub.public_state(&id, h.now).expect("exists");
     assert_eq!(state.rules, "knsb-1988");
-    assert!(state.settings.is_empty());
+    assert_eq!(
+        state.settings,
+        bughouse_server::hub::rule_settings(&bughouse_core::Rules::knsb_1988())
+    );
 }
 
 fn bot_turns(fx: &[Effect]) -> Vec<bughouse_server::hub::BotTurn> {
