@@ -194,7 +194,7 @@ impl Client {
     async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
         loop {
             let msg = self.recv().await;
-            if let ServerMessage::Error { code, message } = &msg {
+            if let ServerMessage::Error { code, message, .. } = &msg {
                 panic!("{}: error {code}: {message}", SEATS[self.seat]);
             }
             if let Some(t) = pick(&msg) {

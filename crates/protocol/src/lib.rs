@@ -93,6 +93,105 @@ pub enum ClientMessage {
     },
 }
 
+/// A client message with the client's own id for it: what travels on the wire.
+///
+/// A message that changes something (every message but `hello` and `ping`) may carry an `id`,
+/// a number the client chooses, unique among its seat's recent actions (the front end takes
+/// the time in microseconds). The server answers it with [`ServerMessage::Ack`] (or an
+/// [`ServerMessage::Error`] with the same id) once its effect is stored. A message resent with an
+/// id the server has already acknowledged for that seat is answered with the same `ack` again and
+/// not applied twice, also after a reconnect or a server restart (for moves, match actions and
+/// partner talk, whose ids are stored with them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClientFrame {
+    /// The client's id for this action.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<u64>,
+    /// The message.
+    #[serde(flatten)]
+    pub msg: ClientMessage,
+}
+
+impl From<ClientMessage> for ClientFrame {
+    fn from(msg: ClientMessage) -> ClientFrame {
+        ClientFrame { id: None, msg }
+    }
+}
+
+/// Why the server refused a request (the `code` of [`ServerMessage::Error`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// Not JSON, an unknown type or field, a bad value.
+    BadMessage,
+    /// Larger than [`MAX_CLIENT_MESSAGE`].
+    TooLarge,
+    /// Too many messages; slow down.
+    RateLimited,
+    /// No match has that id.
+    NoSuchMatch,
+    /// The token of `hello` opens no seat of the match (wrong, or of another match): the
+    /// connection watches as a spectator.
+    BadToken,
+    /// The action needs a seat.
+    NotSeated,
+    /// The seat is taken.
+    SeatTaken,
+    /// It is not this seat's move.
+    NotYourTurn,
+    /// The move is not legal.
+    IllegalMove,
+    /// The game or match is over.
+    GameOver,
+    /// The rules or the match's state do not allow it now.
+    NotAllowed,
+}
+
+impl ErrorCode {
+    /// The code as it is written on the wire (`bad_message`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::BadMessage => "bad_message",
+            ErrorCode::TooLarge => "too_large",
+            ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::NoSuchMatch => "no_such_match",
+            ErrorCode::BadToken => "bad_token",
+            ErrorCode::NotSeated => "not_seated",
+            ErrorCode::SeatTaken => "seat_taken",
+            ErrorCode::NotYourTurn => "not_your_turn",
+            ErrorCode::IllegalMove => "illegal_move",
+            ErrorCode::GameOver => "game_over",
+            ErrorCode::NotAllowed => "not_allowed",
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One message of a team's partner talk, as kept with the match.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TalkEntry {
+    /// Its number among the match's talk (both teams), from 0: a client that already shows
+    /// number `n` drops a copy.
+    pub n: u64,
+    /// Who said it.
+    pub from: SeatName,
+    /// The kind.
+    pub kind: TalkKind,
+    /// The piece, for `need` and `dont_give`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub piece: Option<String>,
+    /// The text, for `text`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Match time, in milliseconds.
+    pub at_ms: u64,
+}
+
 /// The kinds of partner talk. Which are allowed depends on the rulebook: knsb-1988 only
 /// `need` (K14); minerva-2014 `need`, `dont_give`, `sit`, `go`, `flag` (M9.2 to M9.5); fide and
 /// uscf everything (F3.10, U12).
@@ -169,6 +268,9 @@ pub struct MoveInfo {
     pub number: u32,
     /// The mover's time left after the move, in milliseconds.
     pub clock_ms: u64,
+    /// The lag compensation the move was given, in milliseconds (see `docs/protocol.md`).
+    #[serde(default)]
+    pub lag_ms: u64,
 }
 
 /// How a finished match ended.
@@ -211,6 +313,14 @@ pub struct MatchState {
     /// games are played out from here, whatever the preset).
     #[serde(default)]
     pub settings: Vec<RuleSetting>,
+    /// The number of the match's last event (`moved`, `ended`, `draw_offers`, a seat change):
+    /// events numbered up to this one are in this state.
+    #[serde(default)]
+    pub seq: u64,
+    /// The partner talk of the team of the seat this state is for, oldest first; empty for
+    /// spectators and opponents.
+    #[serde(default)]
+    pub talk_log: Vec<TalkEntry>,
 }
 
 /// What the server sends.
@@ -244,6 +354,8 @@ pub enum ServerMessage {
         other: BoardState,
         /// The clocks after the move.
         clocks: Clocks,
+        /// The event's number in the match.
+        seq: u64,
     },
     /// The match (or, under knsb-1988, one game) ended.
     Ended {
@@ -251,24 +363,32 @@ pub enum ServerMessage {
         result: ResultInfo,
         /// The clocks at the end.
         clocks: Clocks,
+        /// The event's number in the match.
+        seq: u64,
     },
     /// The draw offers changed.
     DrawOffers {
         /// The seats that offer a draw now.
         seats: Vec<SeatName>,
+        /// The event's number in the match.
+        seq: u64,
     },
-    /// A message from one's partner (never sent to opponents or spectators).
+    /// A message of one's team's partner talk, one's own included (never sent to opponents or
+    /// spectators).
     Talk {
-        /// Who said it.
-        from: SeatName,
-        /// The kind.
-        kind: TalkKind,
-        /// The piece, for `need` and `dont_give`.
+        /// The message.
+        #[serde(flatten)]
+        entry: TalkEntry,
+    },
+    /// An action with an `id` was done and stored.
+    Ack {
+        /// The client's id of the action.
+        id: u64,
+        /// The number of the match's last event after it.
+        seq: u64,
+        /// For a move: the lag compensation it was given, in milliseconds.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        piece: Option<String>,
-        /// The text, for `text`.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        text: Option<String>,
+        lag_ms: Option<u64>,
     },
     /// A rematch was created.
     Rematch {
@@ -281,15 +401,23 @@ pub enum ServerMessage {
         t: f64,
         /// The server's own clock, in milliseconds since it started.
         server_ms: u64,
+        /// The server's estimate of this connection's one-way lag, in milliseconds, which
+        /// compensates its moves (absent until measured).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lag_ms: Option<u64>,
+        /// The lag compensation the seat has left to spend, in milliseconds (for a seat).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        quota_ms: Option<u64>,
     },
     /// A request was refused; nothing changed.
     Error {
-        /// A stable code: `bad_message`, `too_large`, `rate_limited`, `no_such_match`,
-        /// `not_seated`, `seat_taken`, `not_your_turn`, `illegal_move`, `game_over`,
-        /// `not_allowed`.
-        code: String,
+        /// A stable code.
+        code: ErrorCode,
         /// What was wrong, in words.
         message: String,
+        /// The client's id of the refused action, if it had one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
     },
 }
 
@@ -369,4 +497,14 @@ pub struct ArchiveEntry {
     pub result: String,
     /// When it finished, Unix milliseconds.
     pub finished_at: i64,
+}
+
+/// Every refused HTTP request: a 4xx or 5xx status with this body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiError {
+    /// A stable code: `invalid` (400), `unauthorized` (401), `forbidden` (403), `not_found`
+    /// (404), `conflict` (409), `unavailable` (503) or `storage` (500).
+    pub error: String,
+    /// What was wrong, in words.
+    pub message: String,
 }

@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
@@ -30,10 +31,18 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::api_error::ApiError;
 use crate::bots::BotRunner;
-use crate::hub::{ConnId, Effect, Hub, Input, StoreOp, MAX_LAG_COMPENSATION};
+use crate::hub::{ConnId, Effect, Hub, Input, StoreOp};
 use crate::tournaments::{self, Finished};
 use crate::{Config, ServerError};
+
+/// The name under which this server writes its heartbeat (one node for now).
+const NODE: &str = "local";
+
+/// How often the server records that it is alive (the bound on the clock error after a crash,
+/// see `docs/protocol.md`).
+const HEARTBEAT_EVERY: Duration = Duration::from_secs(1);
 
 /// How often the server pings each websocket to measure its round trip.
 const PING_EVERY: Duration = Duration::from_secs(5);
@@ -183,15 +192,33 @@ pub async fn serve_on(listener: TcpListener, database: &str) -> Result<Server, S
 
 async fn serve(listener: TcpListener, store: Store) -> Result<(), ServerError> {
     let started = Instant::now();
+    let clock = ServerClock {
+        started,
+        unix_ms: unix_ms(),
+    };
     let mut seed = [0u8; 32];
     getrandom::fill(&mut seed).map_err(|e| std::io::Error::other(e.to_string()))?;
     let mut hub = Hub::new(seed);
-    // Matches that were in progress when the server stopped go on.
+    // Matches that were in progress when the server stopped go on, each from the moment the
+    // server was last alive.
+    let last_alive = store.last_alive(NODE).await?;
+    let mut anchors = Vec::new();
     for stored in store.live_matches().await? {
-        if let Err(e) = hub.restore(&stored, started.elapsed()) {
-            tracing::error!(match_id = %stored.id, "cannot restore: {e}");
+        let alive_at = clock.alive_at(last_alive, stored.clock_anchor_ms);
+        match hub.restore(&stored, started.elapsed(), alive_at) {
+            Ok(fx) => anchors.extend(fx.into_iter().filter_map(|e| match e {
+                Effect::Store(op) => Some(store_write(op, &clock)),
+                _ => None,
+            })),
+            Err(e) => tracing::error!(match_id = %stored.id, "cannot restore: {e}"),
         }
     }
+    for result in store.apply_batch(&anchors).await {
+        if let Err(e) = result {
+            tracing::error!("storage: {e}");
+        }
+    }
+    tokio::spawn(heartbeat(store.clone()));
     let (tx, rx) = mpsc::channel(4096);
     // Bot answers come back to the hub as inputs.
     let (bot_tx, mut bot_rx) = mpsc::channel::<Input>(1024);
@@ -205,7 +232,7 @@ async fn serve(listener: TcpListener, store: Store) -> Result<(), ServerError> {
     });
     let bots = BotRunner::new(bot_tx);
     let (finished_tx, finished_rx) = mpsc::unbounded_channel();
-    tokio::spawn(hub_task(hub, rx, store.clone(), started, bots, finished_tx));
+    tokio::spawn(hub_task(hub, rx, store.clone(), clock, bots, finished_tx));
     tokio::spawn(checkpoints(store.clone()));
     let hub_handle = HubHandle {
         tx: tx.clone(),
@@ -231,7 +258,9 @@ async fn serve(listener: TcpListener, store: Store) -> Result<(), ServerError> {
         .route("/api/rules", get(rules_catalog))
         .route("/ws", get(websocket))
         .with_state(app)
-        .merge(tournaments::router(tournaments));
+        .merge(tournaments::router(tournaments))
+        .fallback(no_route)
+        .method_not_allowed_fallback(no_method);
     // Moves are small messages that must leave at once: no Nagle delay.
     let listener = listener.tap_io(|tcp| {
         if let Err(e) = tcp.set_nodelay(true) {
@@ -240,6 +269,36 @@ async fn serve(listener: TcpListener, store: Store) -> Result<(), ServerError> {
     });
     axum::serve(listener, router).await?;
     Ok(())
+}
+
+/// Where server time (the hub's `now`) stands against Unix time.
+#[derive(Clone, Copy)]
+struct ServerClock {
+    /// Server time 0.
+    started: Instant,
+    /// Unix milliseconds at server time 0.
+    unix_ms: i64,
+}
+
+impl ServerClock {
+    /// The match time at which the server was last alive: its last heartbeat against the
+    /// match's clock anchor (Unix milliseconds of match time 0).
+    fn alive_at(&self, last_alive: Option<i64>, anchor: Option<i64>) -> Option<Duration> {
+        let since_zero = last_alive? - anchor?;
+        Some(Duration::from_millis(u64::try_from(since_zero).ok()?))
+    }
+}
+
+/// Records every [`HEARTBEAT_EVERY`] that the server is alive, as long as it runs.
+async fn heartbeat(store: Store) {
+    let mut every = tokio::time::interval(HEARTBEAT_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        if let Err(e) = store.heartbeat(NODE, unix_ms()).await {
+            tracing::warn!("heartbeat: {e}");
+        }
+    }
 }
 
 /// How often the SQLite log is copied into the database file in the background.
@@ -261,8 +320,20 @@ async fn checkpoints(store: Store) {
     }
 }
 
-fn json_error(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, Json(serde_json::json!({ "error": message.into() }))).into_response()
+async fn no_route(uri: axum::http::Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        format!("no such page: {}", uri.path()),
+    )
+}
+
+async fn no_method(method: axum::http::Method, uri: axum::http::Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "invalid",
+        format!("{method} is not allowed on {}", uri.path()),
+    )
 }
 
 async fn index() -> Response {
@@ -273,13 +344,16 @@ async fn asset(Path(path): Path<String>) -> Response {
     crate::assets::file(&format!("assets/{path}"))
 }
 
-async fn create(State(app): State<App>, body: Option<Json<CreateMatch>>) -> Response {
-    let Some(Json(request)) = body else {
-        return json_error(
-            StatusCode::BAD_REQUEST,
-            "expected JSON {\"rules\": \"fide\", \"time_control\": \"5+0\"}",
-        );
-    };
+async fn create(
+    State(app): State<App>,
+    body: Result<Json<CreateMatch>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(request) = body.map_err(|e| {
+        ApiError::bad(format!(
+            "expected JSON {{\"rules\": \"fide\", \"time_control\": \"5+0\"}}: {}",
+            e.body_text()
+        ))
+    })?;
     let (reply, answer) = oneshot::channel();
     if app
         .tx
@@ -287,12 +361,14 @@ async fn create(State(app): State<App>, body: Option<Json<CreateMatch>>) -> Resp
         .await
         .is_err()
     {
-        return json_error(StatusCode::SERVICE_UNAVAILABLE, "server is stopping");
+        return Err(ApiError::unavailable());
     }
     match answer.await {
-        Ok(Ok(match_id)) => (StatusCode::CREATED, Json(CreatedMatch { match_id })).into_response(),
-        Ok(Err(e)) => json_error(StatusCode::BAD_REQUEST, e),
-        Err(_) => json_error(StatusCode::SERVICE_UNAVAILABLE, "server is stopping"),
+        Ok(Ok(match_id)) => {
+            Ok((StatusCode::CREATED, Json(CreatedMatch { match_id })).into_response())
+        }
+        Ok(Err(e)) => Err(ApiError::bad(e)),
+        Err(_) => Err(ApiError::unavailable()),
     }
 }
 
@@ -317,39 +393,33 @@ async fn rules_catalog() -> Json<RulesCatalog> {
     Json(RulesCatalog { presets, fields })
 }
 
-async fn state(State(app): State<App>, Path(id): Path<String>) -> Response {
+async fn state(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let (reply, answer) = oneshot::channel();
     let _ = app.tx.send(Command::State { id, reply }).await;
     match answer.await {
-        Ok(Some(state)) => Json(state).into_response(),
-        _ => json_error(StatusCode::NOT_FOUND, "no such match"),
+        Ok(Some(state)) => Ok(Json(state).into_response()),
+        _ => Err(ApiError::no_match()),
     }
 }
 
-async fn positions(State(app): State<App>, Path(id): Path<String>) -> Response {
+async fn positions(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let (reply, answer) = oneshot::channel();
     let _ = app.tx.send(Command::Positions { id, reply }).await;
     match answer.await {
-        Ok(Some(p)) => Json(p).into_response(),
-        _ => json_error(StatusCode::NOT_FOUND, "no such match"),
+        Ok(Some(p)) => Ok(Json(p).into_response()),
+        _ => Err(ApiError::no_match()),
     }
 }
 
-async fn bpgn(State(app): State<App>, Path(id): Path<String>) -> Response {
+async fn bpgn(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let hub = HubHandle {
         tx: app.tx.clone(),
         store: app.store.clone(),
     };
     // A finished match has its BPGN in the archive; one in progress, the record so far.
-    let text = match hub.bpgn(&id).await {
-        Ok(text) => text,
-        Err(e) => {
-            tracing::error!("archive: {e}");
-            return json_error(StatusCode::INTERNAL_SERVER_ERROR, "storage error");
-        }
-    };
+    let text = hub.bpgn(&id).await.map_err(|e| ApiError::storage(&e))?;
     match text {
-        Some(text) => (
+        Some(text) => Ok((
             [
                 (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
                 (
@@ -359,27 +429,44 @@ async fn bpgn(State(app): State<App>, Path(id): Path<String>) -> Response {
             ],
             text,
         )
-            .into_response(),
-        None => json_error(StatusCode::NOT_FOUND, "no such match"),
+            .into_response()),
+        None => Err(ApiError::no_match()),
     }
 }
 
+/// The most archive rows one request may ask for.
+const ARCHIVE_PAGE_MAX: i64 = 500;
+
 #[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Page {
     limit: Option<i64>,
     offset: Option<i64>,
 }
 
-async fn archive(State(app): State<App>, Query(page): Query<Page>) -> Response {
-    let limit = page.limit.unwrap_or(50).clamp(1, 500);
-    let offset = page.offset.unwrap_or(0).max(0);
-    match app.store.archive(limit, offset).await {
-        Ok(list) => Json(list).into_response(),
-        Err(e) => {
-            tracing::error!("archive: {e}");
-            json_error(StatusCode::INTERNAL_SERVER_ERROR, "storage error")
-        }
+async fn archive(
+    State(app): State<App>,
+    page: Result<Query<Page>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(page) = page?;
+    let limit = page.limit.unwrap_or(50);
+    if !(1..=ARCHIVE_PAGE_MAX).contains(&limit) {
+        return Err(ApiError::bad(format!(
+            "limit must be 1 to {ARCHIVE_PAGE_MAX}, not {limit}"
+        )));
     }
+    let offset = page.offset.unwrap_or(0);
+    if offset < 0 {
+        return Err(ApiError::bad(format!(
+            "offset must be 0 or more, not {offset}"
+        )));
+    }
+    let list = app
+        .store
+        .archive(limit, offset)
+        .await
+        .map_err(|e| ApiError::storage(&e))?;
+    Ok(Json(list).into_response())
 }
 
 async fn websocket(State(app): State<App>, ws: WebSocketUpgrade) -> Response {
@@ -471,18 +558,17 @@ async fn hub_task(
     mut hub: Hub,
     mut rx: mpsc::Receiver<Command>,
     store: Store,
-    started: Instant,
+    clock: ServerClock,
     bots: BotRunner,
     finished: mpsc::UnboundedSender<Finished>,
 ) {
+    let started = clock.started;
     let (commit_tx, commit_rx) = mpsc::channel(COMMIT_QUEUE);
-    tokio::spawn(committer(commit_rx, store.clone(), finished));
+    tokio::spawn(committer(commit_rx, store.clone(), clock, finished));
     let mut batch = Vec::with_capacity(BATCH);
     loop {
-        // Wake for the next flag fall (the hub keeps the lag grace before it flags).
-        let wake = hub
-            .next_deadline()
-            .map(|t| t + MAX_LAG_COMPENSATION + Duration::from_millis(1));
+        // Wake for the next flag fall (its deadline includes the grace for lag).
+        let wake = hub.next_deadline().map(|t| t + Duration::from_millis(1));
         let sleep = async {
             match wake {
                 Some(t) => {
@@ -500,10 +586,7 @@ async fn hub_task(
             () = sleep => {}
         }
         let now = started.elapsed();
-        let mut commit = Commit {
-            now,
-            ..Commit::default()
-        };
+        let mut commit = Commit::default();
         for command in batch.drain(..) {
             match command {
                 Command::Connect(conn, tx) => {
@@ -520,7 +603,8 @@ async fn hub_task(
                 }
                 Command::Input(input) => {
                     if let Input::Text(_, text) = &input {
-                        load_if_archived(&mut hub, &store, &commit_tx, text, now).await;
+                        let fx = load_if_archived(&mut hub, &store, &commit_tx, text, now).await;
+                        commit.effects.extend(fx);
                     }
                     commit.effects.extend(hub.apply(input, now));
                 }
@@ -545,11 +629,13 @@ async fn hub_task(
                     }
                 }
                 Command::State { id, reply } => {
-                    load_match(&mut hub, &store, &commit_tx, &id, now).await;
+                    let fx = load_match(&mut hub, &store, &commit_tx, &id, now).await;
+                    commit.effects.extend(fx);
                     let _ = reply.send(hub.public_state(&id, now));
                 }
                 Command::Positions { id, reply } => {
-                    load_match(&mut hub, &store, &commit_tx, &id, now).await;
+                    let fx = load_match(&mut hub, &store, &commit_tx, &id, now).await;
+                    commit.effects.extend(fx);
                     let _ = reply.send(hub.positions(&id));
                 }
                 Command::Bpgn { id, reply } => match hub.bpgn(&id) {
@@ -594,8 +680,6 @@ struct Commit {
     effects: Vec<Effect>,
     /// To run once the batch's writes are stored and its messages sent (answers).
     after: Vec<Box<dyn FnOnce() + Send>>,
-    /// Server time of the batch.
-    now: Duration,
 }
 
 /// Stores the batches of the hub task in order, then hands them to the sender task. While it
@@ -606,6 +690,7 @@ struct Commit {
 async fn committer(
     mut rx: mpsc::Receiver<Commit>,
     store: Store,
+    clock: ServerClock,
     finished: mpsc::UnboundedSender<Finished>,
 ) {
     let (send_tx, send_rx) = mpsc::channel::<Vec<Commit>>(COMMIT_QUEUE);
@@ -615,7 +700,6 @@ async fn committer(
         let mut writes = Vec::new();
         let mut ended = Vec::new();
         for commit in &mut queued {
-            let now = commit.now;
             let mut others = Vec::with_capacity(commit.effects.len());
             for effect in commit.effects.drain(..) {
                 match effect {
@@ -626,7 +710,7 @@ async fn committer(
                         {
                             ended.push((match_id.clone(), result.boards.clone()));
                         }
-                        writes.push(store_write(op, now));
+                        writes.push(store_write(op, &clock));
                     }
                     other => others.push(other),
                 }
@@ -696,36 +780,47 @@ async fn load_if_archived(
     commit_tx: &mpsc::Sender<Commit>,
     text: &str,
     now: Duration,
-) {
+) -> Vec<Effect> {
     if !text.contains("hello") {
-        return;
+        return Vec::new();
     }
-    if let Ok(bughouse_protocol::ClientMessage::Hello { match_id, .. }) = serde_json::from_str(text)
-    {
-        load_match(hub, store, commit_tx, &match_id, now).await;
+    match serde_json::from_str(text) {
+        Ok(bughouse_protocol::ClientMessage::Hello { match_id, .. }) => {
+            load_match(hub, store, commit_tx, &match_id, now).await
+        }
+        _ => Vec::new(),
     }
 }
 
+/// Loads a match that is not in memory (finished and evicted) from the store; the effects of
+/// its restore.
 async fn load_match(
     hub: &mut Hub,
     store: &Store,
     commit_tx: &mpsc::Sender<Commit>,
     id: &str,
     now: Duration,
-) {
+) -> Vec<Effect> {
     if hub.has_match(id) || id.len() > 64 {
-        return;
+        return Vec::new();
     }
     // The database must first have what the hub handed over (the end of an evicted match).
     stored(commit_tx).await;
     match store.load_match(id).await {
-        Ok(Some(stored)) => {
-            if let Err(e) = hub.restore(&stored, now) {
+        // Only a finished match can be missing from memory while the server runs: it is not
+        // running anywhere, so it resumes (were it not finished) from its last record.
+        Ok(Some(stored)) => match hub.restore(&stored, now, None) {
+            Ok(fx) => fx,
+            Err(e) => {
                 tracing::error!(match_id = %id, "cannot load: {e}");
+                Vec::new()
             }
+        },
+        Ok(None) => Vec::new(),
+        Err(e) => {
+            tracing::error!(match_id = %id, "cannot load: {e}");
+            Vec::new()
         }
-        Ok(None) => {}
-        Err(e) => tracing::error!(match_id = %id, "cannot load: {e}"),
     }
 }
 
@@ -768,7 +863,7 @@ fn i(n: u64) -> i64 {
 }
 
 /// The database write of a store effect.
-fn store_write(op: StoreOp, _now: Duration) -> Write {
+fn store_write(op: StoreOp, clock: &ServerClock) -> Write {
     match op {
         StoreOp::CreateMatch {
             id,
@@ -814,6 +909,8 @@ fn store_write(op: StoreOp, _now: Duration) -> Write {
             san,
             at_ms,
             remaining_ms,
+            action_id,
+            lag_ms,
         } => {
             let mover = usize::from(seat).min(3);
             Write::RecordMove(bughouse_store::StoredMove {
@@ -825,6 +922,8 @@ fn store_write(op: StoreOp, _now: Duration) -> Write {
                 at_ms: i(at_ms),
                 clock_ms: i(remaining_ms[mover]),
                 remaining_ms: remaining_ms.map(i),
+                action_id: action_id.map(i),
+                lag_ms: i(lag_ms),
             })
         }
         StoreOp::Event {
@@ -835,6 +934,7 @@ fn store_write(op: StoreOp, _now: Duration) -> Write {
             kind,
             detail,
             at_ms,
+            action_id,
         } => Write::RecordEvent(bughouse_store::StoredEvent {
             match_id,
             seq: i64::try_from(seq).unwrap_or(i64::MAX),
@@ -843,7 +943,33 @@ fn store_write(op: StoreOp, _now: Duration) -> Write {
             kind,
             detail,
             at_ms: i(at_ms),
+            action_id: action_id.map(i),
         }),
+        StoreOp::Talk {
+            match_id,
+            seat,
+            entry,
+            action_id,
+        } => Write::RecordTalk(bughouse_store::StoredTalk {
+            match_id,
+            seq: i(entry.n),
+            seat,
+            kind: serde_json::to_value(entry.kind)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default(),
+            piece: entry.piece,
+            text: entry.text,
+            at_ms: i(entry.at_ms),
+            action_id: action_id.map(i),
+        }),
+        StoreOp::ClockAnchor {
+            match_id,
+            zero_at_ms,
+        } => Write::SetClockAnchor {
+            match_id,
+            anchor_ms: clock.unix_ms.saturating_add(zero_at_ms),
+        },
         StoreOp::Finish {
             match_id,
             result,

@@ -3,7 +3,7 @@
 //! (`http.rs`) turns websocket frames into [`Input`]s, executes the [`Effect`]s in order (stores
 //! before sends, so a move is stored before it is acknowledged) and wakes the hub for flags.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::time::Duration;
 
 use bughouse_core::{
@@ -11,8 +11,9 @@ use bughouse_core::{
     TimeControl,
 };
 use bughouse_protocol::{
-    BoardState, ClientMessage, Clocks, MatchState, MoveInfo, ResultInfo, RuleSetting, SeatInfo,
-    ServerMessage, TalkKind, MAX_CHAT, MAX_CLIENT_MESSAGE, MAX_NAME,
+    BoardState, ClientFrame, ClientMessage, Clocks, ErrorCode, MatchState, MoveInfo, ResultInfo,
+    RuleSetting, SeatInfo, ServerMessage, TalkEntry, TalkKind, MAX_CHAT, MAX_CLIENT_MESSAGE,
+    MAX_NAME,
 };
 use rand::rngs::StdRng;
 use rand::{RngCore, SeedableRng};
@@ -21,8 +22,11 @@ use sha2::{Digest, Sha256};
 /// A connection, numbered by the adapter.
 pub type ConnId = u64;
 
-/// The most compensation for network lag a move gets (see `docs/protocol.md`).
-pub const MAX_LAG_COMPENSATION: Duration = Duration::from_millis(500);
+/// The most a flag fall waits for a move compensated for lag (see `docs/protocol.md`).
+pub const MAX_FLAG_GRACE: Duration = Duration::from_secs(2);
+
+/// Acknowledged action ids a seat's recent actions keep, to answer a resent action again.
+const RECENT_ACTIONS: usize = 64;
 
 /// Messages per second a connection may send on average, and the burst it may save up.
 const RATE_PER_SEC: f64 = 20.0;
@@ -190,6 +194,10 @@ pub enum StoreOp {
         at_ms: u64,
         /// All four clocks right after it.
         remaining_ms: [u64; 4],
+        /// The client's id of the action.
+        action_id: Option<u64>,
+        /// The lag compensation it was given, in milliseconds.
+        lag_ms: u64,
     },
     /// An action other than a move that the match must replay on restart.
     Event {
@@ -201,12 +209,34 @@ pub enum StoreOp {
         ply: usize,
         /// The seat index.
         seat: u8,
-        /// `resign`, `offer_draw`, `withdraw_draw`, `claim_draw`.
+        /// `resign`, `offer_draw`, `withdraw_draw`, `claim_draw`, `flag`.
         kind: String,
         /// The claim, for `claim_draw`.
         detail: String,
         /// Match time, in milliseconds.
         at_ms: u64,
+        /// The client's id of the action.
+        action_id: Option<u64>,
+    },
+    /// A message of partner talk was delivered.
+    Talk {
+        /// The match.
+        match_id: String,
+        /// The seat that spoke.
+        seat: u8,
+        /// The message.
+        entry: TalkEntry,
+        /// The client's id of the action.
+        action_id: Option<u64>,
+    },
+    /// The server time (milliseconds since the server started, negative when before) at which
+    /// the match's time was 0: set at the start and at each restore, so that after a crash the
+    /// last heartbeat tells how far the clocks had run.
+    ClockAnchor {
+        /// The match.
+        match_id: String,
+        /// Server milliseconds of match time 0.
+        zero_at_ms: i64,
     },
     /// The match is over.
     Finish {
@@ -257,6 +287,46 @@ struct LiveMatch {
     events: usize,
     /// The bots' turns, by seat index.
     bots: [BotSeat; 4],
+    /// The number of the last numbered message (`moved`, `ended`, `draw_offers`).
+    seq: u64,
+    /// The partner talk of both teams, in order (`TalkEntry::n` is the index).
+    talk: Vec<(Seat, TalkEntry)>,
+    /// Each seat's recently acknowledged action ids, by seat index.
+    recent: [VecDeque<Recent>; 4],
+    /// Each seat's lag estimate and compensation quota, by seat index.
+    lag: [LagSeat; 4],
+    /// The result as stored, for a finished match loaded from the store (it wins over what the
+    /// replayed record says, which for records stored before flags were kept may be less).
+    stored_result: Option<ResultInfo>,
+    /// Match time at which the clocks stopped for good, once finished.
+    end_time: Option<Duration>,
+    /// The lag compensation of each move of the record, in milliseconds.
+    move_lag: Vec<u16>,
+    /// The seats whose flag fall is stored as an event.
+    flags_stored: Vec<Seat>,
+}
+
+/// An acknowledged action.
+#[derive(Debug, Clone, Copy)]
+struct Recent {
+    id: u64,
+    lag_ms: Option<u64>,
+}
+
+/// A seat's lag compensation (see `docs/protocol.md`): the one-way lag of its connection as
+/// measured, and the compensation it has left to spend.
+#[derive(Debug, Clone, Copy, Default)]
+struct LagSeat {
+    estimate: Option<Duration>,
+    quota: Duration,
+}
+
+/// The lag quota of a time control: what each move adds, where it starts, its cap.
+fn lag_quota(tc: TimeControl) -> (Duration, Duration, Duration) {
+    // lichess's estimate of a game's length: the base time and 40 increments.
+    let estimate = tc.base + tc.increment * 40;
+    let gain = (estimate / 180).clamp(Duration::from_millis(200), Duration::from_millis(1000));
+    (gain, gain * 3, gain * 7)
 }
 
 struct Conn {
@@ -283,6 +353,10 @@ pub struct Hub {
     bots_pending: HashSet<String>,
     rng: StdRng,
     now: Duration,
+    /// The client's id of the action being applied.
+    action: Option<u64>,
+    /// The lag compensation of the move just played, for its acknowledgement.
+    last_lag: Option<Duration>,
 }
 
 /// Why a match could not be created.
@@ -356,10 +430,11 @@ fn hash_token(token: &str) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn error(code: &str, message: impl Into<String>) -> ServerMessage {
+fn error(code: ErrorCode, message: impl Into<String>) -> ServerMessage {
     ServerMessage::Error {
-        code: code.to_owned(),
+        code,
         message: message.into(),
+        id: None,
     }
 }
 
@@ -410,12 +485,12 @@ impl LiveMatch {
     }
 
     /// Whether `seat` can be taken now (before the start, and empty); the error to send if not.
-    fn seat_free(&self, seat: Seat) -> Result<(), (&'static str, String)> {
+    fn seat_free(&self, seat: Seat) -> Result<(), (ErrorCode, String)> {
         if self.game.is_started() {
-            return Err(("not_allowed", "the match has started".to_owned()));
+            return Err((ErrorCode::NotAllowed, "the match has started".to_owned()));
         }
         if self.seats[seat_index(seat)].is_some() {
-            return Err(("seat_taken", format!("{seat} is taken")));
+            return Err((ErrorCode::SeatTaken, format!("{seat} is taken")));
         }
         Ok(())
     }
@@ -424,8 +499,46 @@ impl LiveMatch {
         (now + self.ahead).saturating_sub(self.epoch)
     }
 
+    /// The next number of a numbered message.
+    fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+
+    /// How long a flag fall waits for a move compensated for lag: as much as the next move of a
+    /// seat whose clock runs could be compensated, at most [`MAX_FLAG_GRACE`].
+    fn flag_grace(&self) -> Duration {
+        BoardId::ALL
+            .into_iter()
+            .filter(|b| self.game.game_end(*b).is_none())
+            .filter_map(|b| self.game.clock(b).running().map(|c| Seat::new(b, c)))
+            .map(|seat| {
+                let lag = self.lag[seat_index(seat)];
+                lag.estimate.unwrap_or(Duration::ZERO).min(lag.quota)
+            })
+            .max()
+            .unwrap_or(Duration::ZERO)
+            .min(MAX_FLAG_GRACE)
+    }
+
+    /// The team's talk as `seat` may see it: his team's only.
+    fn talk_log(&self, seat: Option<Seat>) -> Vec<TalkEntry> {
+        let Some(seat) = seat else {
+            return Vec::new();
+        };
+        self.talk
+            .iter()
+            .filter(|(from, _)| *from == seat || *from == seat.partner())
+            .map(|(_, e)| e.clone())
+            .collect()
+    }
+
     fn clocks(&self, now: Duration) -> Clocks {
-        let t = self.match_time(now);
+        // A finished match's clocks stay as they stopped.
+        let t = match (self.finished, self.end_time) {
+            (true, Some(end)) => end,
+            _ => self.match_time(now),
+        };
         let mut remaining_ms = [0; 4];
         let mut running = Vec::new();
         for (i, seat) in Seat::ALL.into_iter().enumerate() {
@@ -472,10 +585,14 @@ impl LiveMatch {
             san: r.san.clone(),
             number: r.number,
             clock_ms: ms(r.clock_left),
+            lag_ms: self.move_lag.get(ply).map_or(0, |l| u64::from(*l)),
         })
     }
 
     fn result_info(&self) -> Option<ResultInfo> {
+        if let Some(stored) = &self.stored_result {
+            return Some(stored.clone());
+        }
         let result = self.game.result()?;
         let boards = BoardId::ALL.map(|b| match self.game.game_end(b) {
             Some(e) if e.reason != EndReason::OtherBoard => e.score.pgn().to_owned(),
@@ -539,14 +656,17 @@ impl LiveMatch {
                 .collect(),
             talk: talk_kinds(self.game.rules()),
             settings: rule_settings(self.game.rules()),
+            seq: self.seq,
+            talk_log: self.talk_log(you),
         }
     }
 
-    /// The next moment a flag can fall, in server time.
+    /// The next moment a flag can fall, in server time, with the grace for a compensated move.
     fn deadline(&self) -> Option<Duration> {
         if self.finished || !self.game.is_started() {
             return None;
         }
+        let grace = self.flag_grace();
         BoardId::ALL
             .into_iter()
             .filter(|b| self.game.game_end(*b).is_none())
@@ -554,7 +674,7 @@ impl LiveMatch {
                 self.game
                     .clock(b)
                     .flag_time()
-                    .map(|(_, t)| (t + self.epoch).saturating_sub(self.ahead))
+                    .map(|(_, t)| (t + self.epoch + grace).saturating_sub(self.ahead))
             })
             .min()
     }
@@ -573,6 +693,8 @@ impl Hub {
             bots_pending: HashSet::new(),
             rng: StdRng::from_seed(seed),
             now: Duration::ZERO,
+            action: None,
+            last_lag: None,
         }
     }
 
@@ -657,6 +779,17 @@ impl Hub {
                 rematch: [None, None],
                 events: 0,
                 bots: Default::default(),
+                seq: 0,
+                talk: Vec::new(),
+                recent: Default::default(),
+                lag: [LagSeat {
+                    estimate: None,
+                    quota: lag_quota(tc).1,
+                }; 4],
+                stored_result: None,
+                end_time: None,
+                move_lag: Vec::new(),
+                flags_stored: Vec::new(),
             },
         );
         let effects = vec![Effect::Store(StoreOp::CreateMatch {
@@ -716,9 +849,9 @@ impl Hub {
             Input::Disconnected(conn) => self.disconnect(conn, &mut fx),
             Input::Invalid(conn, why) => {
                 let code = if why.contains("large") {
-                    "too_large"
+                    ErrorCode::TooLarge
                 } else {
-                    "bad_message"
+                    ErrorCode::BadMessage
                 };
                 fx.push(Effect::Send(vec![conn], error(code, why)));
                 self.refuse(conn, &mut fx);
@@ -778,7 +911,7 @@ impl Hub {
         if c.tokens < 1.0 {
             fx.push(Effect::Send(
                 vec![conn],
-                error("rate_limited", "too many messages; slow down"),
+                error(ErrorCode::RateLimited, "too many messages; slow down"),
             ));
             self.refuse(conn, fx);
             return;
@@ -788,29 +921,48 @@ impl Hub {
             fx.push(Effect::Send(
                 vec![conn],
                 error(
-                    "too_large",
+                    ErrorCode::TooLarge,
                     format!("a message may have at most {MAX_CLIENT_MESSAGE} bytes"),
                 ),
             ));
             self.refuse(conn, fx);
             return;
         }
-        let msg: ClientMessage = match serde_json::from_str(text) {
+        let ClientFrame { id, msg } = match serde_json::from_str(text) {
             Ok(m) => m,
             Err(e) => {
                 fx.push(Effect::Send(
                     vec![conn],
-                    error("bad_message", e.to_string()),
+                    error(ErrorCode::BadMessage, e.to_string()),
                 ));
                 self.refuse(conn, fx);
                 return;
             }
         };
+        let acts = !matches!(
+            msg,
+            ClientMessage::Hello { .. } | ClientMessage::Ping { .. }
+        );
+        let id = id.filter(|_| acts);
+        if let Some(id) = id {
+            if self.answer_again(conn, id, fx) {
+                return;
+            }
+        }
         let before = fx.len();
+        self.action = id;
+        self.last_lag = None;
         self.message(conn, msg, fx);
-        let refused = fx[before..]
-            .iter()
-            .any(|e| matches!(e, Effect::Send(to, ServerMessage::Error { .. }) if to == &[conn]));
+        self.action = None;
+        let mut refused = false;
+        for e in &mut fx[before..] {
+            if let Effect::Send(to, ServerMessage::Error { id: err_id, .. }) = e {
+                if to == &[conn] {
+                    refused = true;
+                    *err_id = id;
+                }
+            }
+        }
         if let Some(c) = self.conns.get_mut(&conn) {
             if refused {
                 c.refusals += 1;
@@ -818,17 +970,75 @@ impl Hub {
                 c.refusals = 0;
             }
         }
+        if let (Some(id), false) = (id, refused) {
+            self.acknowledge(conn, id, fx);
+        }
+    }
+
+    /// An action id this connection's seat has had acknowledged: the same `ack` again, and
+    /// nothing applied.
+    fn answer_again(&self, conn: ConnId, id: u64, fx: &mut Vec<Effect>) -> bool {
+        let Some((m, seat)) = self.conns.get(&conn).and_then(|c| {
+            let m = self.matches.get(c.match_id.as_deref()?)?;
+            Some((m, c.seat?))
+        }) else {
+            return false;
+        };
+        let Some(done) = m.recent[seat_index(seat)].iter().find(|r| r.id == id) else {
+            return false;
+        };
+        fx.push(Effect::Send(
+            vec![conn],
+            ServerMessage::Ack {
+                id,
+                seq: m.seq,
+                lag_ms: done.lag_ms,
+            },
+        ));
+        true
+    }
+
+    /// Acknowledges an action that was applied (its effects are stored before the `ack` is
+    /// sent) and remembers its id for the seat.
+    fn acknowledge(&mut self, conn: ConnId, id: u64, fx: &mut Vec<Effect>) {
+        let lag_ms = self.last_lag.take().map(ms);
+        let seat = self.conns.get(&conn).and_then(|c| c.seat);
+        let m = self
+            .conns
+            .get(&conn)
+            .and_then(|c| c.match_id.as_deref())
+            .and_then(|mid| self.matches.get_mut(mid));
+        let seq = match m {
+            Some(m) => {
+                if let Some(seat) = seat {
+                    remember(&mut m.recent[seat_index(seat)], Recent { id, lag_ms });
+                }
+                m.seq
+            }
+            None => 0,
+        };
+        fx.push(Effect::Send(
+            vec![conn],
+            ServerMessage::Ack { id, seq, lag_ms },
+        ));
     }
 
     fn message(&mut self, conn: ConnId, msg: ClientMessage, fx: &mut Vec<Effect>) {
         let now = self.now;
         match msg {
             ClientMessage::Ping { t } => {
+                let c = self.conns.get(&conn);
+                let lag_ms = c.and_then(|c| c.rtt).map(|rtt| ms(rtt / 2));
+                let quota_ms = c
+                    .and_then(|c| Some((self.matches.get(c.match_id.as_deref()?)?, c.seat?)))
+                    .map(|(m, seat)| ms(m.lag[seat_index(seat)].quota));
                 fx.push(Effect::Send(
                     vec![conn],
                     ServerMessage::Pong {
                         t,
                         server_ms: ms(now),
+                        lag_ms,
+                        quota_ms,
                     },
                 ));
             }
@@ -841,7 +1051,7 @@ impl Hub {
                 else {
                     fx.push(Effect::Send(
                         vec![conn],
-                        error("bad_message", "send hello with a match id first"),
+                        error(ErrorCode::BadMessage, "send hello with a match id first"),
                     ));
                     return;
                 };
@@ -873,7 +1083,7 @@ impl Hub {
         if !self.matches.contains_key(match_id) {
             fx.push(Effect::Send(
                 vec![conn],
-                error("no_such_match", format!("no match {match_id:?}")),
+                error(ErrorCode::NoSuchMatch, format!("no match {match_id:?}")),
             ));
             return;
         }
@@ -897,9 +1107,24 @@ impl Hub {
                     .is_some_and(|holder| holder.token_hash == h)
             })
         });
+        let bad_token = token.is_some() && seat.is_none();
         if let Some(c) = self.conns.get_mut(&conn) {
             c.match_id = Some(match_id.to_owned());
             c.seat = seat;
+        }
+        if bad_token {
+            fx.push(Effect::Send(
+                vec![conn],
+                error(
+                    ErrorCode::BadToken,
+                    format!("the token opens no seat of match {match_id}: you are watching"),
+                ),
+            ));
+        }
+        if let (Some(seat), Some(rtt)) = (seat, self.conns.get(&conn).and_then(|c| c.rtt)) {
+            if let Some(m) = self.matches.get_mut(match_id) {
+                m.lag[seat_index(seat)].estimate = Some(rtt / 2);
+            }
         }
         if seat.is_some() {
             // The others see him connected again.
@@ -945,7 +1170,7 @@ impl Hub {
             fx.push(Effect::Send(
                 vec![conn],
                 error(
-                    "bad_message",
+                    ErrorCode::BadMessage,
                     "seat must be WhiteA, BlackA, WhiteB or BlackB",
                 ),
             ));
@@ -956,7 +1181,7 @@ impl Hub {
             fx.push(Effect::Send(
                 vec![conn],
                 error(
-                    "bad_message",
+                    ErrorCode::BadMessage,
                     format!(
                         "a bot level is {} to {}",
                         BOT_LEVELS.start(),
@@ -995,7 +1220,7 @@ impl Hub {
             fx.push(Effect::Send(
                 vec![conn],
                 error(
-                    "bad_message",
+                    ErrorCode::BadMessage,
                     "seat must be WhiteA, BlackA, WhiteB or BlackB",
                 ),
             ));
@@ -1007,7 +1232,7 @@ impl Hub {
             fx.push(Effect::Send(
                 vec![conn],
                 error(
-                    "bad_message",
+                    ErrorCode::BadMessage,
                     format!("a name has 1 to {MAX_NAME} printable characters"),
                 ),
             ));
@@ -1073,6 +1298,10 @@ impl Hub {
             fx.push(Effect::Store(StoreOp::Start {
                 match_id: id.to_owned(),
             }));
+            fx.push(Effect::Store(StoreOp::ClockAnchor {
+                match_id: id.to_owned(),
+                zero_at_ms: signed_ms(now, Duration::ZERO),
+            }));
             self.schedule(id);
             self.bot_turns(id, fx);
         }
@@ -1092,7 +1321,7 @@ impl Hub {
         let Some(seat) = seat else {
             fx.push(Effect::Send(
                 vec![conn],
-                error("not_seated", "you have no seat"),
+                error(ErrorCode::NotSeated, "you have no seat"),
             ));
             return;
         };
@@ -1102,7 +1331,10 @@ impl Hub {
         if m.game.is_started() {
             fx.push(Effect::Send(
                 vec![conn],
-                error("not_allowed", "the match has started: resign instead"),
+                error(
+                    ErrorCode::NotAllowed,
+                    "the match has started: resign instead",
+                ),
             ));
             return;
         }
@@ -1120,22 +1352,34 @@ impl Hub {
         self.broadcast_state(id, fx);
     }
 
-    /// The lag compensation for this connection's move (see `docs/protocol.md`).
-    fn compensation(&self, conn: ConnId) -> Duration {
+    /// The lag compensation this connection's move may get now (see `docs/protocol.md`): its
+    /// measured one-way lag, at most what the seat's quota holds.
+    fn compensation(&self, conn: ConnId, id: &str, seat: Seat) -> Duration {
+        let quota = self
+            .matches
+            .get(id)
+            .map_or(Duration::ZERO, |m| m.lag[seat_index(seat)].quota);
         self.conns
             .get(&conn)
             .and_then(|c| c.rtt)
-            .map_or(Duration::ZERO, |rtt| (rtt / 2).min(MAX_LAG_COMPENSATION))
+            .map_or(Duration::ZERO, |rtt| (rtt / 2).min(quota))
     }
 
     /// Records a measured round trip for a connection (the adapter measures pings).
     pub fn observe_rtt(&mut self, conn: ConnId, rtt: Duration) {
-        if let Some(c) = self.conns.get_mut(&conn) {
-            c.rtt = Some(match c.rtt {
-                None => rtt,
-                // Exponential moving average, weight 1/4 for the new sample.
-                Some(old) => (old * 3 + rtt) / 4,
-            });
+        let Some(c) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        let avg = match c.rtt {
+            None => rtt,
+            // Exponential moving average, weight 1/4 for the new sample.
+            Some(old) => (old * 3 + rtt) / 4,
+        };
+        c.rtt = Some(avg);
+        if let (Some(id), Some(seat)) = (c.match_id.as_deref(), c.seat) {
+            if let Some(m) = self.matches.get_mut(id) {
+                m.lag[seat_index(seat)].estimate = Some(avg / 2);
+            }
         }
     }
 
@@ -1150,11 +1394,11 @@ impl Hub {
         let Some(seat) = seat else {
             fx.push(Effect::Send(
                 vec![conn],
-                error("not_seated", "only a seated player can move"),
+                error(ErrorCode::NotSeated, "only a seated player can move"),
             ));
             return;
         };
-        let compensation = self.compensation(conn);
+        let compensation = self.compensation(conn, id, seat);
         self.play_as(Some(conn), id, seat, uci, compensation, fx);
     }
 
@@ -1170,9 +1414,19 @@ impl Hub {
         fx: &mut Vec<Effect>,
     ) -> bool {
         let now = self.now;
+        let action_id = self.action;
         let Some(m) = self.matches.get_mut(id) else {
             return false;
         };
+        if m.finished {
+            if let Some(conn) = reply {
+                fx.push(Effect::Send(
+                    vec![conn],
+                    error(ErrorCode::GameOver, "the match is over"),
+                ));
+            }
+            return false;
+        }
         let t = m.match_time(now);
         // The move counts as made up to `compensation` earlier, but never before the mover's
         // clock started.
@@ -1188,12 +1442,14 @@ impl Hub {
             Ok(mv) => mv,
             Err(e) => {
                 let (code, msg) = match e {
-                    bughouse_core::uci::UciError::Syntax(e) => ("bad_message", e.to_string()),
+                    bughouse_core::uci::UciError::Syntax(e) => {
+                        (ErrorCode::BadMessage, e.to_string())
+                    }
                     bughouse_core::uci::UciError::Illegal(e) => {
                         if m.game.position(seat.board).turn() != seat.color {
-                            ("not_your_turn", format!("it is not {seat}'s move"))
+                            (ErrorCode::NotYourTurn, format!("it is not {seat}'s move"))
                         } else {
-                            ("illegal_move", e.to_string())
+                            (ErrorCode::IllegalMove, e.to_string())
                         }
                     }
                 };
@@ -1208,10 +1464,10 @@ impl Hub {
             Ok(_) => {}
             Err(e) => {
                 let code = match e {
-                    MatchError::NotYourTurn(_) => "not_your_turn",
-                    MatchError::Illegal(_) => "illegal_move",
-                    MatchError::NotStarted => "not_allowed",
-                    _ => "game_over",
+                    MatchError::NotYourTurn(_) => ErrorCode::NotYourTurn,
+                    MatchError::Illegal(_) => ErrorCode::IllegalMove,
+                    MatchError::NotStarted => ErrorCode::NotAllowed,
+                    _ => ErrorCode::GameOver,
                 };
                 if let Some(conn) = reply {
                     fx.push(Effect::Send(vec![conn], error(code, e.to_string())));
@@ -1223,6 +1479,15 @@ impl Hub {
         }
         let ply = m.game.record().len() - 1;
         m.last_moves[seat.board.index()] = Some(m.game.record()[ply].mv.to_string());
+        // The quota pays for the compensation the move got and gains the time control's share.
+        let granted = t.saturating_sub(at);
+        let (gain, _, max) = lag_quota(m.game.time_control());
+        let lag = &mut m.lag[seat_index(seat)];
+        if reply.is_some() {
+            lag.quota = (lag.quota.saturating_sub(granted) + gain).min(max);
+        }
+        m.move_lag
+            .push(u16::try_from(granted.as_millis()).unwrap_or(u16::MAX));
         let clocks = m.clocks(now);
         fx.push(Effect::Store(StoreOp::Move {
             match_id: id.to_owned(),
@@ -1232,13 +1497,17 @@ impl Hub {
             san: m.game.record()[ply].san.clone(),
             at_ms: ms(at),
             remaining_ms: clocks.remaining_ms,
+            action_id,
+            lag_ms: ms(granted),
         }));
-        self.send_moved(id, ply, fx);
+        self.last_lag = Some(granted);
+        let seq = m.next_seq();
+        self.send_moved(id, ply, seq, fx);
         self.after_change(id, before, fx);
         true
     }
 
-    fn send_moved(&self, id: &str, ply: usize, fx: &mut Vec<Effect>) {
+    fn send_moved(&self, id: &str, ply: usize, seq: u64, fx: &mut Vec<Effect>) {
         let Some(m) = self.matches.get(id) else {
             return;
         };
@@ -1270,6 +1539,7 @@ impl Hub {
                         board: with_legal(&seen, board, you),
                         other: with_legal(&seen_other, board.other(), you),
                         clocks: clocks.clone(),
+                        seq,
                     },
                 ));
             } else {
@@ -1284,18 +1554,20 @@ impl Hub {
                     board: seen,
                     other: seen_other,
                     clocks,
+                    seq,
                 },
             ));
         }
     }
 
-    /// What `after_change` compares against: whether the match was over and how many games
-    /// had ended.
+    /// What `after_change` compares against: whether the match was over and which games had
+    /// ended.
     fn snapshot(&self, id: &str) -> (bool, usize) {
         self.matches.get(id).map_or((false, 0), LiveMatch::progress)
     }
 
-    /// After anything that may end a game: announce and store the end, reschedule flags.
+    /// After anything that may end a game: store the flag falls that ended games (so that a
+    /// restore replays them), store and announce the end, reschedule flags.
     fn after_change(&mut self, id: &str, before: (bool, usize), fx: &mut Vec<Effect>) {
         let now = self.now;
         let (was_over, ended_before) = before;
@@ -1306,8 +1578,40 @@ impl Hub {
             .iter()
             .filter(|b| m.game.game_end(**b).is_some())
             .count();
+        if ended_now > ended_before {
+            // Flag falls are no player's action: kept as events, in the order they fell, in
+            // the same transaction as the end they cause.
+            let mut flags: Vec<(Duration, Seat)> = BoardId::ALL
+                .into_iter()
+                .filter_map(|b| m.game.game_end(b))
+                .filter(|e| {
+                    matches!(
+                        e.reason,
+                        EndReason::Flag | EndReason::FlagOpponentCannotMate | EndReason::BothFlags
+                    )
+                })
+                .filter_map(|e| Some((e.at, e.seat?)))
+                .filter(|(_, seat)| !m.flags_stored.contains(seat))
+                .collect();
+            flags.sort_by_key(|(at, seat)| (*at, seat_index(*seat)));
+            for (at, seat) in flags {
+                m.flags_stored.push(seat);
+                m.events += 1;
+                fx.push(Effect::Store(StoreOp::Event {
+                    match_id: id.to_owned(),
+                    seq: m.events - 1,
+                    ply: m.game.record().len(),
+                    seat: seat_index(seat) as u8,
+                    kind: "flag".to_owned(),
+                    detail: String::new(),
+                    at_ms: ms(at),
+                    action_id: None,
+                }));
+            }
+        }
         if m.game.is_over() && !was_over {
             m.finished = true;
+            m.end_time = Some(m.game.ended_at().unwrap_or_else(|| m.match_time(now)));
             self.finished.insert(id.to_owned());
             if let Some(result) = m.result_info() {
                 fx.push(Effect::Store(StoreOp::Finish {
@@ -1315,11 +1619,13 @@ impl Hub {
                     result: result.clone(),
                     bpgn: bpgn_of(m),
                 }));
+                let seq = m.next_seq();
                 fx.push(Effect::Send(
                     m.watchers.clone(),
                     ServerMessage::Ended {
                         result,
                         clocks: m.clocks(now),
+                        seq,
                     },
                 ));
             }
@@ -1339,6 +1645,7 @@ impl Hub {
                 })
                 .collect::<Vec<_>>()
                 .join("; ");
+            let seq = m.next_seq();
             fx.push(Effect::Send(
                 m.watchers.clone(),
                 ServerMessage::Ended {
@@ -1348,6 +1655,7 @@ impl Hub {
                         reason,
                     },
                     clocks: m.clocks(now),
+                    seq,
                 },
             ));
         }
@@ -1459,18 +1767,43 @@ impl Hub {
         text: Option<String>,
         fx: &mut Vec<Effect>,
     ) {
+        let now = self.now;
+        let action_id = self.action;
         let Some(m) = self.matches.get_mut(id) else {
             return;
         };
         let partner = from.partner();
-        let partner_is_bot = m.seats[seat_index(partner)]
-            .as_ref()
-            .is_some_and(|h| h.bot.is_some());
+        let is_bot = |s: Seat| {
+            m.seats[seat_index(s)]
+                .as_ref()
+                .is_some_and(|h| h.bot.is_some())
+        };
+        let (partner_is_bot, both_bots) = (is_bot(partner), is_bot(partner) && is_bot(from));
         if partner_is_bot && kind != TalkKind::Text {
             m.bots[seat_index(partner)]
                 .heard
                 .push((kind, piece.clone()));
         }
+        if both_bots {
+            // Nobody reads two bots' talk (spectators never see a team's talk): not kept.
+            self.bot_turns(id, fx);
+            return;
+        }
+        let entry = TalkEntry {
+            n: m.talk.len() as u64,
+            from: seat_name(from),
+            kind,
+            piece,
+            text,
+            at_ms: ms(m.match_time(now)),
+        };
+        m.talk.push((from, entry.clone()));
+        fx.push(Effect::Store(StoreOp::Talk {
+            match_id: id.to_owned(),
+            seat: seat_index(from) as u8,
+            entry: entry.clone(),
+            action_id,
+        }));
         // Only the two partners: never the opponents, never spectators.
         let team = [from, partner];
         let to: Vec<ConnId> = m
@@ -1485,15 +1818,7 @@ impl Hub {
             })
             .collect();
         if !to.is_empty() {
-            fx.push(Effect::Send(
-                to,
-                ServerMessage::Talk {
-                    from: seat_name(from),
-                    kind,
-                    piece,
-                    text,
-                },
-            ));
+            fx.push(Effect::Send(to, ServerMessage::Talk { entry }));
         }
         self.bot_turns(id, fx);
     }
@@ -1509,15 +1834,23 @@ impl Hub {
         let Some(seat) = seat else {
             fx.push(Effect::Send(
                 vec![conn],
-                error("not_seated", "you have no seat"),
+                error(ErrorCode::NotSeated, "you have no seat"),
             ));
             return;
         };
         let before = self.snapshot(id);
         let now = self.now;
+        let action_id = self.action;
         let Some(m) = self.matches.get_mut(id) else {
             return;
         };
+        if m.finished {
+            fx.push(Effect::Send(
+                vec![conn],
+                error(ErrorCode::GameOver, "the match is over"),
+            ));
+            return;
+        }
         let t = m.match_time(now);
         let ply = m.game.record().len();
         let (kind, detail, result) = match msg {
@@ -1538,7 +1871,7 @@ impl Hub {
                     _ => {
                         fx.push(Effect::Send(
                             vec![conn],
-                            error("bad_message", "claim is repetition or move-count"),
+                            error(ErrorCode::BadMessage, "claim is repetition or move-count"),
                         ));
                         return;
                     }
@@ -1549,8 +1882,8 @@ impl Hub {
         };
         if let Err(e) = result {
             let code = match e {
-                MatchError::MatchOver | MatchError::GameOver(_) => "game_over",
-                _ => "not_allowed",
+                MatchError::MatchOver | MatchError::GameOver(_) => ErrorCode::GameOver,
+                _ => ErrorCode::NotAllowed,
             };
             fx.push(Effect::Send(vec![conn], error(code, e.to_string())));
             self.after_change(id, before, fx);
@@ -1565,15 +1898,17 @@ impl Hub {
             kind: kind.to_owned(),
             detail,
             at_ms: ms(t),
+            action_id,
         }));
         let offers: Vec<String> = Seat::ALL
             .into_iter()
             .filter(|s| m.game.draw_offered(*s))
             .map(seat_name)
             .collect();
+        let seq = m.next_seq();
         fx.push(Effect::Send(
             m.watchers.clone(),
-            ServerMessage::DrawOffers { seats: offers },
+            ServerMessage::DrawOffers { seats: offers, seq },
         ));
         self.after_change(id, before, fx);
     }
@@ -1592,7 +1927,7 @@ impl Hub {
         let Some(seat) = seat else {
             fx.push(Effect::Send(
                 vec![conn],
-                error("not_seated", "only players talk to partners"),
+                error(ErrorCode::NotSeated, "only players talk to partners"),
             ));
             return;
         };
@@ -1603,7 +1938,7 @@ impl Hub {
             fx.push(Effect::Send(
                 vec![conn],
                 error(
-                    "not_allowed",
+                    ErrorCode::NotAllowed,
                     format!("{kind:?} is not allowed under {}", m.preset),
                 ),
             ));
@@ -1618,7 +1953,7 @@ impl Hub {
             (TalkKind::Need | TalkKind::DontGive, _) => {
                 fx.push(Effect::Send(
                     vec![conn],
-                    error("bad_message", "name the piece: P, N, B, R or Q"),
+                    error(ErrorCode::BadMessage, "name the piece: P, N, B, R or Q"),
                 ));
                 return;
             }
@@ -1631,7 +1966,7 @@ impl Hub {
                     fx.push(Effect::Send(
                         vec![conn],
                         error(
-                            "bad_message",
+                            ErrorCode::BadMessage,
                             format!("a message has 1 to {MAX_CHAT} characters"),
                         ),
                     ));
@@ -1642,7 +1977,7 @@ impl Hub {
             (TalkKind::Text, None) => {
                 fx.push(Effect::Send(
                     vec![conn],
-                    error("bad_message", "text is missing"),
+                    error(ErrorCode::BadMessage, "text is missing"),
                 ));
                 return;
             }
@@ -1662,7 +1997,7 @@ impl Hub {
         if seat.is_none() {
             fx.push(Effect::Send(
                 vec![conn],
-                error("not_seated", "only players ask for a rematch"),
+                error(ErrorCode::NotSeated, "only players ask for a rematch"),
             ));
             return;
         }
@@ -1672,7 +2007,7 @@ impl Hub {
         if !m.finished {
             fx.push(Effect::Send(
                 vec![conn],
-                error("not_allowed", "the match is not over"),
+                error(ErrorCode::NotAllowed, "the match is not over"),
             ));
             return;
         }
@@ -1728,47 +2063,52 @@ impl Hub {
         let due: Vec<String> = self
             .deadlines
             .iter()
-            .take_while(|(t, _)| *t + MAX_LAG_COMPENSATION <= now)
+            .take_while(|(t, _)| *t <= now)
             .map(|(_, id)| id.clone())
             .collect();
         for id in due {
             let before = self.snapshot(&id);
             if let Some(m) = self.matches.get_mut(&id) {
-                // Flags fall on the server, with the largest lag allowance as grace so that a
-                // move compensated for lag is not refused by a flag that had not really fallen.
-                let t = m.match_time(now).saturating_sub(MAX_LAG_COMPENSATION);
+                // Flags fall on the server, after the grace a move compensated for lag could
+                // still claim, so that such a move is not refused by a flag that had not
+                // really fallen.
+                let t = m.match_time(now).saturating_sub(m.flag_grace());
                 m.game.tick(t);
             }
             self.after_change(&id, before, fx);
         }
     }
 
-    /// Rebuilds a stored match after a restart: the moves and actions are played again at their
-    /// recorded match times, and the clocks resume now from where the last move left them, so
-    /// the time the server was down is charged to nobody.
+    /// Rebuilds a stored match (after a restart, or a finished match loaded again): the moves
+    /// and events (actions, flag falls) are played again at their recorded match times.
+    ///
+    /// A finished match comes back finished, with its stored result, whatever the replay says.
+    /// A match in progress resumes from `alive_at`, the match time at which the server that ran
+    /// it was last known alive (its last heartbeat), or from the last recorded move or action
+    /// if that is later or unknown: the player to move is charged his thinking up to then, and
+    /// the time the server was down is charged to nobody. Flags that fell by then fall at the
+    /// next tick. The effects store the match's new clock anchor.
     ///
     /// # Errors
     ///
-    /// A description of the first stored record that does not replay.
+    /// The first stored record that does not replay.
     pub fn restore(
         &mut self,
         stored: &bughouse_store::StoredMatch,
         now: Duration,
-    ) -> Result<(), String> {
+        alive_at: Option<Duration>,
+    ) -> Result<Vec<Effect>, RestoreError> {
         self.now = now;
         // The full rule set is stored as JSON (a custom set has no preset to fall back on);
         // rows written before that column was filled name a preset.
         let rules = match serde_json::from_str::<Rules>(&stored.rules_json) {
             Ok(rules) => rules,
-            Err(_) => stored
-                .rules_preset
-                .parse::<Preset>()
-                .map_err(|e| format!("{e}"))?
-                .rules(),
+            Err(_) => stored.rules_preset.parse::<Preset>()?.rules(),
         };
+        let millis = |v: i64| Duration::from_millis(u64::try_from(v).unwrap_or(0));
         let tc = TimeControl {
-            base: Duration::from_millis(u64::try_from(stored.base_ms).unwrap_or(0)),
-            increment: Duration::from_millis(u64::try_from(stored.increment_ms).unwrap_or(0)),
+            base: millis(stored.base_ms),
+            increment: millis(stored.increment_ms),
         };
         let mut game =
             Match::from_positions(rules, tc, [Position::new(rules), Position::new(rules)]);
@@ -1782,61 +2122,153 @@ impl Hub {
                 });
             }
         }
+        let seat_of = |seat: u8, what: String| {
+            Seat::ALL
+                .get(usize::from(seat))
+                .copied()
+                .ok_or(RestoreError::Seat { what, seat })
+        };
         let mut last_at = Duration::ZERO;
         let mut last_moves = [None, None];
+        let mut recent: [VecDeque<Recent>; 4] = Default::default();
+        let mut move_lag = Vec::with_capacity(stored.moves.len());
+        let mut flags_stored = Vec::new();
         if stored.started_at_ms.is_some() {
-            game.start(Duration::ZERO).map_err(|e| e.to_string())?;
+            game.start(Duration::ZERO)
+                .map_err(|e| RestoreError::Replay("start".into(), e))?;
             let mut events = stored.events.iter().peekable();
+            let mut replay = |game: &mut Match, ev: &bughouse_store::StoredEvent| {
+                let seat = seat_of(ev.seat, format!("event {}", ev.seq))?;
+                if ev.kind == "flag" {
+                    flags_stored.push(seat);
+                }
+                replay_event(game, seat, ev)
+            };
             for (ply, mv) in stored.moves.iter().enumerate() {
                 while let Some(ev) = events.next_if(|e| e.ply as usize <= ply) {
-                    replay_event(&mut game, ev)?;
+                    replay(&mut game, ev)?;
                 }
-                let seat = *Seat::ALL
-                    .get(usize::from(mv.seat))
-                    .ok_or_else(|| format!("move {ply}: bad seat"))?;
-                let at = Duration::from_millis(u64::try_from(mv.at_ms).unwrap_or(0));
+                let seat = seat_of(mv.seat, format!("move {ply}"))?;
+                let at = millis(mv.at_ms);
                 let m = game
                     .position(seat.board)
                     .parse_uci(&mv.uci)
-                    .map_err(|e| format!("move {ply}: {e}"))?;
+                    .map_err(|e| RestoreError::Move(ply, e.to_string()))?;
                 game.play(seat, m, at)
-                    .map_err(|e| format!("move {ply}: {e}"))?;
+                    .map_err(|e| RestoreError::Replay(format!("move {ply}"), e))?;
                 last_moves[seat.board.index()] = Some(mv.uci.clone());
                 last_at = at;
+                move_lag.push(u16::try_from(mv.lag_ms).unwrap_or(u16::MAX));
             }
             for ev in events {
-                replay_event(&mut game, ev)?;
-                last_at = last_at.max(Duration::from_millis(u64::try_from(ev.at_ms).unwrap_or(0)));
+                replay(&mut game, ev)?;
+                last_at = last_at.max(millis(ev.at_ms));
             }
         }
-        let finished = game.is_over();
+        // What each seat had acknowledged, so that a resent action is answered, not applied.
+        let acted = stored
+            .moves
+            .iter()
+            .map(|m| (m.seat, m.action_id, Some(m.lag_ms)))
+            .chain(stored.events.iter().map(|e| (e.seat, e.action_id, None)))
+            .chain(stored.talk.iter().map(|t| (t.seat, t.action_id, None)));
+        for (seat, id, lag) in acted {
+            if let (Some(r), Some(id)) = (recent.get_mut(usize::from(seat)), id) {
+                remember(
+                    r,
+                    Recent {
+                        id: u64::try_from(id).unwrap_or(0),
+                        lag_ms: lag.map(|l| u64::try_from(l).unwrap_or(0)),
+                    },
+                );
+            }
+        }
+        let mut talk = Vec::with_capacity(stored.talk.len());
+        for t in &stored.talk {
+            let from = seat_of(t.seat, format!("talk {}", t.seq))?;
+            let Ok(kind) = serde_json::from_value(serde_json::Value::String(t.kind.clone())) else {
+                return Err(RestoreError::Talk(t.seq, t.kind.clone()));
+            };
+            talk.push((
+                from,
+                TalkEntry {
+                    n: talk.len() as u64,
+                    from: seat_name(from),
+                    kind,
+                    piece: t.piece.clone(),
+                    text: t.text.clone(),
+                    at_ms: u64::try_from(t.at_ms).unwrap_or(0),
+                },
+            ));
+        }
+        let stored_result = match (&stored.result, &stored.reason, &stored.board_results) {
+            (Some(result), Some(reason), Some(boards))
+                if stored.status == bughouse_store::MatchStatus::Finished =>
+            {
+                Some(ResultInfo {
+                    result: result.clone(),
+                    boards: boards.clone(),
+                    reason: reason.clone(),
+                })
+            }
+            _ => None,
+        };
+        let finished = game.is_over() || stored_result.is_some();
+        // A match in progress resumes where its server was last alive: the player to move
+        // thought until then.
+        let resume_at = if finished || !game.is_started() {
+            last_at
+        } else {
+            last_at.max(alive_at.unwrap_or(Duration::ZERO))
+        };
+        let end_time = finished.then(|| game.ended_at().unwrap_or(last_at));
         let id = stored.id.clone();
         if finished {
             self.finished.insert(id.clone());
         }
-        self.matches.insert(
-            id.clone(),
-            LiveMatch {
-                id: id.clone(),
-                preset: rules_label(&rules),
-                game,
-                seats,
-                watchers: Vec::new(),
-                // Match time `last_at` is now: the clocks go on from the last recorded action.
-                // Server time starts at 0 when the process starts, so right after a restart
-                // `now` may be less than `last_at`: match time is then ahead of server time.
-                epoch: now.saturating_sub(last_at),
-                ahead: last_at.saturating_sub(now),
-                last_moves,
-                finished,
-                rematch: [None, None],
-                events: stored.events.len(),
-                bots: Default::default(),
-            },
-        );
+        let (_, quota, _) = lag_quota(tc);
+        // Every message numbered before was sent after what caused it was stored, and no stored
+        // row causes more than two of them: numbering goes on above anything a client saw.
+        let seq = 2 * (stored.moves.len() + stored.events.len() + stored.talk.len()) as u64 + 2;
+        let live = LiveMatch {
+            id: id.clone(),
+            preset: rules_label(&rules),
+            game,
+            seats,
+            watchers: Vec::new(),
+            // Match time `resume_at` is now. Server time starts at 0 when the process starts,
+            // so right after a restart `now` may be less than `resume_at`: match time is then
+            // ahead of server time.
+            epoch: now.saturating_sub(resume_at),
+            ahead: resume_at.saturating_sub(now),
+            last_moves,
+            finished,
+            rematch: [None, None],
+            events: stored.events.len(),
+            bots: Default::default(),
+            seq,
+            talk,
+            recent,
+            lag: [LagSeat {
+                estimate: None,
+                quota,
+            }; 4],
+            stored_result,
+            end_time,
+            move_lag,
+            flags_stored,
+        };
+        let mut fx = Vec::new();
+        if live.game.is_started() && !finished {
+            fx.push(Effect::Store(StoreOp::ClockAnchor {
+                match_id: id.clone(),
+                zero_at_ms: signed_ms(live.epoch, live.ahead),
+            }));
+        }
+        self.matches.insert(id.clone(), live);
         self.schedule(&id);
         self.bots_pending.insert(id);
-        Ok(())
+        Ok(fx)
     }
 
     /// Whether the match is in memory.
@@ -1872,6 +2304,10 @@ impl Hub {
     /// The BPGN of a match, if it is in memory.
     pub fn bpgn(&self, match_id: &str) -> Option<String> {
         let m = self.matches.get(match_id)?;
+        // A match loaded finished: the archive's record is the one.
+        if m.stored_result.is_some() {
+            return None;
+        }
         Some(bpgn_of(m))
     }
 
@@ -1889,12 +2325,60 @@ impl Hub {
     }
 }
 
-fn replay_event(game: &mut Match, ev: &bughouse_store::StoredEvent) -> Result<(), String> {
-    let seat = *Seat::ALL
-        .get(usize::from(ev.seat))
-        .ok_or_else(|| "event: bad seat".to_owned())?;
+/// Keeps an acknowledged action among a seat's recent ones.
+fn remember(recent: &mut VecDeque<Recent>, action: Recent) {
+    if recent.len() == RECENT_ACTIONS {
+        recent.pop_front();
+    }
+    recent.push_back(action);
+}
+
+/// Server milliseconds of match time 0: `epoch - ahead`, negative when match time is ahead.
+fn signed_ms(epoch: Duration, ahead: Duration) -> i64 {
+    let ms = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+    ms(epoch) - ms(ahead)
+}
+
+/// Why a stored match could not be rebuilt.
+#[derive(Debug, thiserror::Error)]
+pub enum RestoreError {
+    /// Neither the stored rules nor the preset can be read.
+    #[error("rules: {0}")]
+    Rules(#[from] bughouse_core::UnknownPreset),
+    /// A seat number out of range.
+    #[error("{what}: no seat {seat}")]
+    Seat {
+        /// The record.
+        what: String,
+        /// The seat number.
+        seat: u8,
+    },
+    /// A stored move cannot be read in its position.
+    #[error("move {0}: {1}")]
+    Move(usize, String),
+    /// A stored move or event does not replay.
+    #[error("{0}: {1}")]
+    Replay(String, #[source] MatchError),
+    /// An event of an unknown kind.
+    #[error("event {0}: unknown kind {1:?}")]
+    Event(i64, String),
+    /// Talk of an unknown kind.
+    #[error("talk {0}: unknown kind {1:?}")]
+    Talk(i64, String),
+}
+
+fn replay_event(
+    game: &mut Match,
+    seat: Seat,
+    ev: &bughouse_store::StoredEvent,
+) -> Result<(), RestoreError> {
     let at = Duration::from_millis(u64::try_from(ev.at_ms).unwrap_or(0));
     let r = match ev.kind.as_str() {
+        "flag" => {
+            // The flag fell at `at`: the clocks say so again.
+            game.tick(at);
+            Ok(())
+        }
         "resign" => game.resign(seat, at),
         "offer_draw" => game.agree_draw(seat, at).map(|_| ()),
         "withdraw_draw" => {
@@ -1909,9 +2393,9 @@ fn replay_event(game: &mut Match, ev: &bughouse_store::StoredEvent) -> Result<()
             };
             game.claim_draw(seat, claim, at)
         }
-        other => return Err(format!("unknown event {other}")),
+        other => return Err(RestoreError::Event(ev.seq, other.to_owned())),
     };
-    r.map_err(|e| format!("event {}: {e}", ev.kind))
+    r.map_err(|e| RestoreError::Replay(format!("event {} ({})", ev.seq, ev.kind), e))
 }
 
 /// The BPGN text of a match.

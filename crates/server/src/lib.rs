@@ -10,6 +10,7 @@
 //!   they end;
 //! - [`assets`]: the web front end, built by `build.rs` with npm and embedded in the binary.
 
+mod api_error;
 pub mod assets;
 mod bots;
 pub mod http;

@@ -36,6 +36,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, Mutex};
 
+use crate::api_error::ApiError;
 use crate::http::HubHandle;
 
 /// The longest tournament or team name.
@@ -103,41 +104,6 @@ pub(crate) struct Service {
     hub: HubHandle,
 }
 
-/// A refusal: status, code and message, answered as `{"error": code, "message": message}`.
-#[derive(Debug)]
-pub(crate) struct ApiError {
-    status: StatusCode,
-    code: &'static str,
-    message: String,
-}
-
-impl ApiError {
-    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            code,
-            message: message.into(),
-        }
-    }
-
-    fn bad(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, "invalid", message)
-    }
-
-    fn not_found() -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such tournament")
-    }
-
-    fn storage(e: &bughouse_store::StoreError) -> ApiError {
-        tracing::error!("tournament storage: {e}");
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "storage",
-            "the tournament could not be stored; nothing changed",
-        )
-    }
-}
-
 impl From<TournamentError> for ApiError {
     fn from(e: TournamentError) -> ApiError {
         use TournamentError as E;
@@ -155,41 +121,6 @@ impl From<TournamentError> for ApiError {
             _ => (StatusCode::BAD_REQUEST, "invalid"),
         };
         ApiError::new(status, code, e.to_string())
-    }
-}
-
-impl From<JsonRejection> for ApiError {
-    fn from(e: JsonRejection) -> ApiError {
-        ApiError::bad(format!(
-            "the body must be JSON of the right shape: {}",
-            e.body_text()
-        ))
-    }
-}
-
-impl From<PathRejection> for ApiError {
-    fn from(e: PathRejection) -> ApiError {
-        ApiError::new(
-            StatusCode::NOT_FOUND,
-            "not_found",
-            format!("no such page: {}", e.body_text()),
-        )
-    }
-}
-
-impl From<QueryRejection> for ApiError {
-    fn from(e: QueryRejection) -> ApiError {
-        ApiError::bad(format!("bad query: {}", e.body_text()))
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (
-            self.status,
-            Json(json!({ "error": self.code, "message": self.message })),
-        )
-            .into_response()
     }
 }
 

@@ -92,7 +92,7 @@ fn to(fx: &[Effect], conn: ConnId) -> Vec<ServerMessage> {
 
 fn error_code(fx: &[Effect], conn: ConnId) -> Option<String> {
     to(fx, conn).into_iter().find_map(|m| match m {
-        ServerMessage::Error { code, .. } => Some(code),
+        ServerMessage::Error { code, .. } => Some(code.to_string()),
         _ => None,
     })
 }
@@ -265,7 +265,11 @@ fn partner_talk_reaches_only_the_partner() {
     // WhiteA's partner is BlackB (connection 4).
     assert!(to(&fx, 4)
         .iter()
-        .any(|m| matches!(m, ServerMessage::Talk { from, .. } if from == "WhiteA")));
+        .any(|m| matches!(m, ServerMessage::Talk { entry } if entry.from == "WhiteA")));
+    // The sender gets the server's copy (one, with its number): nothing else shows it.
+    assert!(to(&fx, 1)
+        .iter()
+        .any(|m| matches!(m, ServerMessage::Talk { entry } if entry.n == 0)));
     for other in [2, 3, 9] {
         assert!(
             to(&fx, other).is_empty(),

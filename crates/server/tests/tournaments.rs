@@ -774,7 +774,7 @@ async fn online_round_result_from_the_server_match() {
         loop {
             match recv(&mut clients[seat]).await {
                 ServerMessage::Moved { mv, .. } if mv.uci == uci => break,
-                ServerMessage::Error { code, message } => panic!("{uci}: {code} {message}"),
+                ServerMessage::Error { code, message, .. } => panic!("{uci}: {code} {message}"),
                 _ => {}
             }
         }

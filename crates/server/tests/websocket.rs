@@ -194,7 +194,7 @@ impl Client {
 
     async fn error(&mut self) -> (String, String) {
         match self.recv().await {
-            ServerMessage::Error { code, message } => (code, message),
+            ServerMessage::Error { code, message, .. } => (code.to_string(), message),
             other => panic!("{}: expected an error, got {other:?}", self.name),
         }
     }
@@ -253,7 +253,7 @@ async fn play(clients: &mut [Client], seat: usize, uci: &str) {
         let mv = c
             .until(|m| match m {
                 ServerMessage::Moved { mv, .. } => Some(mv.clone()),
-                ServerMessage::Error { code, message } => {
+                ServerMessage::Error { code, message, .. } => {
                     panic!("{name}: {uci} was refused: {code}: {message}")
                 }
                 _ => None,
@@ -294,7 +294,9 @@ async fn four_players_play_scholars_mate_and_the_archive_has_it() {
         let name = c.name.clone();
         let (result, clocks) = c
             .until(|m| match m {
-                ServerMessage::Ended { result, clocks } => Some((result.clone(), clocks.clone())),
+                ServerMessage::Ended { result, clocks, .. } => {
+                    Some((result.clone(), clocks.clone()))
+                }
                 _ => None,
             })
             .await;
@@ -509,7 +511,7 @@ async fn bad_frames_get_errors_and_the_connection_stays_usable() {
     let seat = c
         .until(|m| match m {
             ServerMessage::Seated { seat, .. } => Some(seat.clone()),
-            ServerMessage::Error { code, message } => panic!("sit refused: {code}: {message}"),
+            ServerMessage::Error { code, message, .. } => panic!("sit refused: {code}: {message}"),
             _ => None,
         })
         .await;

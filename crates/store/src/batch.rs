@@ -8,9 +8,14 @@
 //! by one with the single-write methods instead, so the outcome and the errors are exactly
 //! theirs.
 
-use super::{check_id, check_seat, NewMatch, Pool, Store, StoreError, StoredEvent, StoredMove};
+use super::{
+    check_id, check_seat, NewMatch, Pool, Store, StoreError, StoredEvent, StoredMove, StoredTalk,
+};
 
-/// The most moves stored by one statement, 11 parameters each (more would not save much: binding
+/// The columns of a stored move, in the order of its parameters.
+const MOVE_COLUMNS: usize = 13;
+
+/// The most moves stored by one statement, 13 parameters each (more would not save much: binding
 /// looks each parameter up by a scan of all of them, quadratic in their number).
 const MOVES_PER_STATEMENT: usize = 16;
 
@@ -19,20 +24,20 @@ const MOVES_PER_STATEMENT: usize = 16;
 fn insert_moves_sql(n: usize) -> String {
     let mut sql = String::from(
         "INSERT INTO moves (match_id, ply, seat, uci, san, at_ms, clock_ms, \
-         remaining_0, remaining_1, remaining_2, remaining_3) \
+         remaining_0, remaining_1, remaining_2, remaining_3, action_id, lag_ms) \
          SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, \
-         v.column8, v.column9, v.column10, v.column11 FROM (VALUES ",
+         v.column8, v.column9, v.column10, v.column11, v.column12, v.column13 FROM (VALUES ",
     );
     for row in 0..n {
         if row > 0 {
             sql.push_str(", ");
         }
         sql.push('(');
-        for col in 1..=11 {
+        for col in 1..=MOVE_COLUMNS {
             if col > 1 {
                 sql.push_str(", ");
             }
-            sql.push_str(&format!("${}", row * 11 + col));
+            sql.push_str(&format!("${}", row * MOVE_COLUMNS + col));
         }
         sql.push(')');
     }
@@ -78,6 +83,15 @@ pub enum Write {
     RecordMove(StoredMove),
     /// [`Store::record_event`].
     RecordEvent(StoredEvent),
+    /// [`Store::record_talk`].
+    RecordTalk(StoredTalk),
+    /// [`Store::set_clock_anchor`].
+    SetClockAnchor {
+        /// The match.
+        match_id: String,
+        /// Unix milliseconds at which its time was 0.
+        anchor_ms: i64,
+    },
     /// [`Store::finish_match`].
     FinishMatch {
         /// The match.
@@ -106,7 +120,10 @@ impl Write {
             Write::SetSeat { seat, .. } | Write::ClearSeat { seat, .. } => {
                 check_seat(*seat).is_ok()
             }
-            Write::StartMatch { .. } | Write::FinishMatch { .. } => true,
+            Write::StartMatch { .. } | Write::FinishMatch { .. } | Write::SetClockAnchor { .. } => {
+                true
+            }
+            Write::RecordTalk(t) => check_seat(t.seat).is_ok() && t.seq >= 0,
             Write::RecordMove(mv) => check_seat(mv.seat).is_ok() && mv.ply >= 0,
             Write::RecordEvent(ev) => check_seat(ev.seat).is_ok() && ev.seq >= 0 && ev.ply >= 0,
         }
@@ -132,6 +149,11 @@ impl Store {
             } => self.start_match(match_id, *started_at_ms).await,
             Write::RecordMove(mv) => self.record_move(mv).await,
             Write::RecordEvent(ev) => self.record_event(ev).await,
+            Write::RecordTalk(t) => self.record_talk(t).await,
+            Write::SetClockAnchor {
+                match_id,
+                anchor_ms,
+            } => self.set_clock_anchor(match_id, *anchor_ms).await,
             Write::FinishMatch {
                 match_id,
                 result,
@@ -216,7 +238,9 @@ impl Store {
                                 .bind(mv.remaining_ms[0])
                                 .bind(mv.remaining_ms[1])
                                 .bind(mv.remaining_ms[2])
-                                .bind(mv.remaining_ms[3]);
+                                .bind(mv.remaining_ms[3])
+                                .bind(mv.action_id)
+                                .bind(mv.lag_ms);
                         }
                     }
                     if query.execute(&mut *tx).await?.rows_affected() != run as u64 {
@@ -288,7 +312,9 @@ impl Store {
                     .bind(mv.remaining_ms[0])
                     .bind(mv.remaining_ms[1])
                     .bind(mv.remaining_ms[2])
-                    .bind(mv.remaining_ms[3]),
+                    .bind(mv.remaining_ms[3])
+                    .bind(mv.action_id)
+                    .bind(mv.lag_ms),
                     Write::RecordEvent(ev) => sqlx::query(
                         crate::INSERT_EVENT,
                     )
@@ -298,7 +324,21 @@ impl Store {
                     .bind(i64::from(ev.seat))
                     .bind(&ev.kind)
                     .bind(&ev.detail)
-                    .bind(ev.at_ms),
+                    .bind(ev.at_ms)
+                    .bind(ev.action_id),
+                    Write::RecordTalk(t) => sqlx::query(crate::INSERT_TALK)
+                        .bind(&t.match_id)
+                        .bind(t.seq)
+                        .bind(i64::from(t.seat))
+                        .bind(&t.kind)
+                        .bind(&t.piece)
+                        .bind(&t.text)
+                        .bind(t.at_ms)
+                        .bind(t.action_id),
+                    Write::SetClockAnchor {
+                        match_id,
+                        anchor_ms,
+                    } => sqlx::query(crate::SET_ANCHOR).bind(match_id).bind(*anchor_ms),
                     Write::FinishMatch {
                         match_id,
                         result,
@@ -381,6 +421,8 @@ mod tests {
                 at_ms: 100 * ply as i64,
                 clock_ms: 299_000,
                 remaining_ms: [299_000, 300_000, 300_000, 300_000],
+                action_id: None,
+                lag_ms: 0,
             }));
         }
         w.push(Write::RecordEvent(StoredEvent {
@@ -391,6 +433,7 @@ mod tests {
             kind: "offer_draw".into(),
             detail: String::new(),
             at_ms: 400,
+            action_id: Some(9),
         }));
         w.push(Write::FinishMatch {
             match_id: id.into(),
@@ -443,6 +486,8 @@ mod tests {
             at_ms: 1,
             clock_ms: 1,
             remaining_ms: [1; 4],
+            action_id: None,
+            lag_ms: 0,
         }));
         let results = store.apply_batch(&w).await;
         assert!(results[..9].iter().all(Result::is_ok));
@@ -466,6 +511,8 @@ mod tests {
             at_ms: 1,
             clock_ms: 1,
             remaining_ms: [1; 4],
+            action_id: None,
+            lag_ms: 0,
         })];
         w.push(w[0].clone());
         let results = store.apply_batch(&w).await;
@@ -505,6 +552,8 @@ mod tests {
                 at_ms: ply,
                 clock_ms: 1,
                 remaining_ms: [ply; 4],
+                action_id: None,
+                lag_ms: 0,
             })
         };
         let mut w = Vec::new();
@@ -527,6 +576,8 @@ mod tests {
                 at_ms: 99,
                 clock_ms: 1,
                 remaining_ms: [99; 4],
+                action_id: None,
+                lag_ms: 0,
             }
         );
         let w = vec![mv(a, 100), mv(waiting, 0), mv(b_id, 100)];

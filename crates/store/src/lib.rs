@@ -51,6 +51,8 @@
 //!     at_ms: 1_200,
 //!     clock_ms: 298_800,
 //!     remaining_ms: [298_800, 300_000, 300_000, 300_000],
+//!     action_id: Some(17),
+//!     lag_ms: 40,
 //! }).await?;
 //! let live = store.live_matches().await?;
 //! assert_eq!(live[0].moves[0].san, "e4");
@@ -292,6 +294,10 @@ pub struct StoredMove {
     pub clock_ms: i64,
     /// All four clocks right after the move, in seat order, in milliseconds.
     pub remaining_ms: [i64; 4],
+    /// The client's id of the action, if it sent one.
+    pub action_id: Option<i64>,
+    /// The lag compensation the move was given, in milliseconds.
+    pub lag_ms: i64,
 }
 
 /// Something besides a move that changes a match's course: a resignation, a draw offer or its
@@ -316,6 +322,29 @@ pub struct StoredEvent {
     pub detail: String,
     /// Server time of the event, in milliseconds since the match started.
     pub at_ms: i64,
+    /// The client's id of the action, if it sent one.
+    pub action_id: Option<i64>,
+}
+
+/// One message of partner talk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredTalk {
+    /// The match.
+    pub match_id: String,
+    /// Its place among the match's talk (both teams), from 0. Unique per match.
+    pub seq: i64,
+    /// The seat that spoke, 0..4.
+    pub seat: u8,
+    /// `need`, `dont_give`, `sit`, `go`, `flag` or `text`.
+    pub kind: String,
+    /// The piece letter, for `need` and `dont_give`.
+    pub piece: Option<String>,
+    /// The text, for `text`.
+    pub text: Option<String>,
+    /// Match time, in milliseconds.
+    pub at_ms: i64,
+    /// The client's id of the action, if it sent one.
+    pub action_id: Option<i64>,
 }
 
 /// A match as stored: what it was created with, its seats, its record, and how it ended.
@@ -346,6 +375,11 @@ pub struct StoredMatch {
     pub moves: Vec<StoredMove>,
     /// Every event, ordered by seq.
     pub events: Vec<StoredEvent>,
+    /// The partner talk, ordered by seq.
+    pub talk: Vec<StoredTalk>,
+    /// Unix milliseconds at which the match's time was 0, as last set
+    /// ([`Store::set_clock_anchor`]).
+    pub clock_anchor_ms: Option<i64>,
     /// `1-0`, `0-1` or `1/2-1/2` once finished.
     pub result: Option<String>,
     /// Why it ended, in words, once finished.
@@ -374,15 +408,23 @@ impl StoredMatch {
 
 /// Records one move, only while its match is playing (shared by the single write and the batch).
 pub(crate) const INSERT_MOVE: &str = "INSERT INTO moves (match_id, ply, seat, uci, san, at_ms, \
-     clock_ms, remaining_0, remaining_1, remaining_2, remaining_3) \
-     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 \
+     clock_ms, remaining_0, remaining_1, remaining_2, remaining_3, action_id, lag_ms) \
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 \
      WHERE EXISTS (SELECT 1 FROM matches WHERE id = $1 AND status = 'playing')";
 
 /// Records one event, only while its match is playing (shared by the single write and the batch).
 pub(crate) const INSERT_EVENT: &str =
     "INSERT INTO events (match_id, seq, ply, seat, kind, detail, \
-     at_ms) SELECT $1, $2, $3, $4, $5, $6, $7 \
+     at_ms, action_id) SELECT $1, $2, $3, $4, $5, $6, $7, $8 \
      WHERE EXISTS (SELECT 1 FROM matches WHERE id = $1 AND status = 'playing')";
+
+/// Records one message of partner talk (players may talk after the end too).
+pub(crate) const INSERT_TALK: &str =
+    "INSERT INTO talk (match_id, seq, seat, kind, piece, text, at_ms, action_id) \
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE EXISTS (SELECT 1 FROM matches WHERE id = $1)";
+
+/// Sets a match's clock anchor.
+pub(crate) const SET_ANCHOR: &str = "UPDATE matches SET clock_anchor_ms = $2 WHERE id = $1";
 
 /// The connection pool of one backend.
 #[derive(Debug, Clone)]
@@ -649,6 +691,8 @@ impl Store {
             .bind(mv.remaining_ms[1])
             .bind(mv.remaining_ms[2])
             .bind(mv.remaining_ms[3])
+            .bind(mv.action_id)
+            .bind(mv.lag_ms)
             .execute(pool)
             .await
             .map(|done| done.rows_affected())
@@ -688,6 +732,7 @@ impl Store {
             .bind(&ev.kind)
             .bind(&ev.detail)
             .bind(ev.at_ms)
+            .bind(ev.action_id)
             .execute(pool)
             .await
             .map(|done| done.rows_affected())
@@ -701,6 +746,83 @@ impl Store {
             Ok(0) => Err(self.refusal(&ev.match_id, "record an event").await),
             Ok(_) => Ok(()),
         }
+    }
+
+    /// Appends a message of partner talk to a match's record. Durable when this returns.
+    ///
+    /// Errors: [`StoreError::NoSuchMatch`], [`StoreError::DuplicateEvent`] if the match has
+    /// talk with this seq already.
+    pub async fn record_talk(&self, t: &StoredTalk) -> Result<(), StoreError> {
+        check_seat(t.seat)?;
+        if t.seq < 0 {
+            return Err(StoreError::Invalid(format!("negative talk seq {}", t.seq)));
+        }
+        let done = with_pool!(self, pool => {
+            sqlx::query(INSERT_TALK)
+                .bind(&t.match_id)
+                .bind(t.seq)
+                .bind(i64::from(t.seat))
+                .bind(&t.kind)
+                .bind(&t.piece)
+                .bind(&t.text)
+                .bind(t.at_ms)
+                .bind(t.action_id)
+                .execute(pool)
+                .await
+                .map(|done| done.rows_affected())
+        });
+        match done {
+            Err(e) if is_unique_violation(&e) => Err(StoreError::DuplicateEvent {
+                match_id: t.match_id.clone(),
+                seq: t.seq,
+            }),
+            Err(e) => Err(e.into()),
+            Ok(0) => Err(StoreError::NoSuchMatch(t.match_id.clone())),
+            Ok(_) => Ok(()),
+        }
+    }
+
+    /// Records the Unix milliseconds at which a match's time was 0 for the server now running
+    /// it (set at the start and again at each restore).
+    pub async fn set_clock_anchor(&self, match_id: &str, anchor_ms: i64) -> Result<(), StoreError> {
+        let done = with_pool!(self, pool => {
+            sqlx::query(SET_ANCHOR)
+                .bind(match_id)
+                .bind(anchor_ms)
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
+        if done == 0 {
+            return Err(StoreError::NoSuchMatch(match_id.to_owned()));
+        }
+        Ok(())
+    }
+
+    /// Records that server `node` is alive at `alive_at_ms` (Unix milliseconds).
+    pub async fn heartbeat(&self, node: &str, alive_at_ms: i64) -> Result<(), StoreError> {
+        with_pool!(self, pool => {
+            sqlx::query(
+                "INSERT INTO heartbeats (node, alive_at_ms) VALUES ($1, $2) \
+                 ON CONFLICT (node) DO UPDATE SET alive_at_ms = excluded.alive_at_ms",
+            )
+            .bind(node)
+            .bind(alive_at_ms)
+            .execute(pool)
+            .await
+            .map(drop)?
+        });
+        Ok(())
+    }
+
+    /// When server `node` was last alive (Unix milliseconds), if it ever wrote a heartbeat.
+    pub async fn last_alive(&self, node: &str) -> Result<Option<i64>, StoreError> {
+        Ok(with_pool!(self, pool => {
+            sqlx::query_scalar("SELECT alive_at_ms FROM heartbeats WHERE node = $1")
+                .bind(node)
+                .fetch_optional(pool)
+                .await?
+        }))
     }
 
     /// Ends a match (waiting or playing) with its result (`1-0`, `0-1`, `1/2-1/2`), the reason in
@@ -850,7 +972,7 @@ impl Store {
         let match_sql = format!(
             "SELECT id, rules_preset, rules_json, base_ms, increment_ms, created_at_ms, \
              rematch_of, status, started_at_ms, finished_at_ms, result, reason, board_result_a, \
-             board_result_b FROM matches WHERE {filter} ORDER BY created_at_ms, id"
+             board_result_b, clock_anchor_ms FROM matches WHERE {filter} ORDER BY created_at_ms, id"
         );
         let seat_sql = format!(
             "SELECT match_id, seat, name, token_hash, bot FROM seats \
@@ -858,15 +980,19 @@ impl Store {
         );
         let move_sql = format!(
             "SELECT match_id, ply, seat, uci, san, at_ms, clock_ms, \
-             remaining_0, remaining_1, remaining_2, remaining_3 FROM moves \
+             remaining_0, remaining_1, remaining_2, remaining_3, action_id, lag_ms FROM moves \
              WHERE match_id IN (SELECT id FROM matches WHERE {filter}) ORDER BY match_id, ply"
         );
         let event_sql = format!(
-            "SELECT match_id, seq, ply, seat, kind, detail, at_ms FROM events \
+            "SELECT match_id, seq, ply, seat, kind, detail, at_ms, action_id FROM events \
+             WHERE match_id IN (SELECT id FROM matches WHERE {filter}) ORDER BY match_id, seq"
+        );
+        let talk_sql = format!(
+            "SELECT match_id, seq, seat, kind, piece, text, at_ms, action_id FROM talk \
              WHERE match_id IN (SELECT id FROM matches WHERE {filter}) ORDER BY match_id, seq"
         );
         let postgres = self.backend() == Backend::Postgres;
-        let (matches, seats, moves, events) = with_pool!(self, pool => {
+        let (matches, seats, moves, events, talk) = with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
             if postgres {
                 // PostgreSQL's default isolation takes a new snapshot per statement. (SQLite's
@@ -887,14 +1013,24 @@ impl Store {
                 }};
             }
             let matches: Vec<MatchRow> = fetch!(&match_sql);
-            let (seats, moves, events): (Vec<SeatRow>, Vec<MoveRow>, Vec<EventRow>) =
-                if matches.is_empty() {
-                    Default::default()
-                } else {
-                    (fetch!(&seat_sql), fetch!(&move_sql), fetch!(&event_sql))
-                };
+            #[allow(clippy::type_complexity)]
+            let (seats, moves, events, talk): (
+                Vec<SeatRow>,
+                Vec<MoveRow>,
+                Vec<EventRow>,
+                Vec<TalkRow>,
+            ) = if matches.is_empty() {
+                Default::default()
+            } else {
+                (
+                    fetch!(&seat_sql),
+                    fetch!(&move_sql),
+                    fetch!(&event_sql),
+                    fetch!(&talk_sql),
+                )
+            };
             tx.commit().await?;
-            (matches, seats, moves, events)
+            (matches, seats, moves, events, talk)
         });
 
         let mut index = HashMap::with_capacity(matches.len());
@@ -927,6 +1063,12 @@ impl Store {
                 out[i].events.push(ev);
             }
         }
+        for row in talk {
+            if let Some(&i) = index.get(&row.match_id) {
+                let t = row.into_talk()?;
+                out[i].talk.push(t);
+            }
+        }
         Ok(out)
     }
 }
@@ -947,6 +1089,7 @@ struct MatchRow {
     reason: Option<String>,
     board_result_a: Option<String>,
     board_result_b: Option<String>,
+    clock_anchor_ms: Option<i64>,
 }
 
 impl MatchRow {
@@ -968,6 +1111,8 @@ impl MatchRow {
             seats: Default::default(),
             moves: Vec::new(),
             events: Vec::new(),
+            talk: Vec::new(),
+            clock_anchor_ms: self.clock_anchor_ms,
             result: self.result,
             reason: self.reason,
             board_results,
@@ -998,6 +1143,8 @@ struct MoveRow {
     remaining_1: i64,
     remaining_2: i64,
     remaining_3: i64,
+    action_id: Option<i64>,
+    lag_ms: i64,
 }
 
 impl MoveRow {
@@ -1016,6 +1163,8 @@ impl MoveRow {
                 self.remaining_2,
                 self.remaining_3,
             ],
+            action_id: self.action_id,
+            lag_ms: self.lag_ms,
         })
     }
 }
@@ -1029,6 +1178,7 @@ struct EventRow {
     kind: String,
     detail: String,
     at_ms: i64,
+    action_id: Option<i64>,
 }
 
 impl EventRow {
@@ -1041,6 +1191,34 @@ impl EventRow {
             kind: self.kind,
             detail: self.detail,
             at_ms: self.at_ms,
+            action_id: self.action_id,
+        })
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct TalkRow {
+    match_id: String,
+    seq: i64,
+    seat: i64,
+    kind: String,
+    piece: Option<String>,
+    text: Option<String>,
+    at_ms: i64,
+    action_id: Option<i64>,
+}
+
+impl TalkRow {
+    fn into_talk(self) -> Result<StoredTalk, StoreError> {
+        Ok(StoredTalk {
+            seat: seat_index(self.seat, &self.match_id)?,
+            match_id: self.match_id,
+            seq: self.seq,
+            kind: self.kind,
+            piece: self.piece,
+            text: self.text,
+            at_ms: self.at_ms,
+            action_id: self.action_id,
         })
     }
 }
