@@ -26,7 +26,7 @@ use bughouse_core::{Preset, Rules};
 use bughouse_protocol::{
     CreateMatch, CreatedMatch, MatchState, PresetInfo, RuleField, RulesCatalog, MAX_CLIENT_MESSAGE,
 };
-use bughouse_store::{Store, Write};
+use bughouse_store::Store;
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, oneshot};
@@ -34,6 +34,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::api_error::ApiError;
 use crate::bots::BotRunner;
 use crate::hub::{ConnId, Effect, Hub, Input, StoreOp};
+use crate::persist::{store_write, unix_ms};
 use crate::tournaments::{self, Finished};
 use crate::{Config, ServerError};
 
@@ -207,7 +208,7 @@ async fn serve(listener: TcpListener, store: Store) -> Result<(), ServerError> {
         let alive_at = clock.alive_at(last_alive, stored.clock_anchor_ms);
         match hub.restore(&stored, started.elapsed(), alive_at) {
             Ok(fx) => anchors.extend(fx.into_iter().filter_map(|e| match e {
-                Effect::Store(op) => Some(store_write(op, &clock)),
+                Effect::Store(op) => Some(store_write(op, clock.unix_ms)),
                 _ => None,
             })),
             Err(e) => tracing::error!(match_id = %stored.id, "cannot restore: {e}"),
@@ -710,7 +711,7 @@ async fn committer(
                         {
                             ended.push((match_id.clone(), result.boards.clone()));
                         }
-                        writes.push(store_write(op, &clock));
+                        writes.push(store_write(op, clock.unix_ms));
                     }
                     other => others.push(other),
                 }
@@ -849,138 +850,5 @@ fn send(effects: Vec<Effect>, senders: &HashMap<ConnId, mpsc::UnboundedSender<Ou
             }
             Effect::Store(_) | Effect::BotTurn(_) => {}
         }
-    }
-}
-
-fn unix_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-fn i(n: u64) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
-}
-
-/// The database write of a store effect.
-fn store_write(op: StoreOp, clock: &ServerClock) -> Write {
-    match op {
-        StoreOp::CreateMatch {
-            id,
-            preset,
-            rules,
-            time_control,
-            rematch_of,
-        } => {
-            let rules_json = serde_json::to_string(&rules).unwrap_or_else(|_| "null".into());
-            Write::CreateMatch(bughouse_store::NewMatch {
-                id,
-                rules_preset: preset,
-                rules_json,
-                base_ms: i(u64::try_from(time_control.base.as_millis()).unwrap_or(0)),
-                increment_ms: i(u64::try_from(time_control.increment.as_millis()).unwrap_or(0)),
-                created_at_ms: unix_ms(),
-                rematch_of,
-            })
-        }
-        StoreOp::SetSeat {
-            match_id,
-            seat,
-            name,
-            token_hash,
-            bot,
-        } => Write::SetSeat {
-            match_id,
-            seat,
-            name,
-            token_hash,
-            bot,
-        },
-        StoreOp::ClearSeat { match_id, seat } => Write::ClearSeat { match_id, seat },
-        StoreOp::Start { match_id } => Write::StartMatch {
-            match_id,
-            started_at_ms: unix_ms(),
-        },
-        StoreOp::Move {
-            match_id,
-            ply,
-            seat,
-            uci,
-            san,
-            at_ms,
-            remaining_ms,
-            action_id,
-            lag_ms,
-        } => {
-            let mover = usize::from(seat).min(3);
-            Write::RecordMove(bughouse_store::StoredMove {
-                match_id,
-                ply: i64::try_from(ply).unwrap_or(i64::MAX),
-                seat,
-                uci,
-                san,
-                at_ms: i(at_ms),
-                clock_ms: i(remaining_ms[mover]),
-                remaining_ms: remaining_ms.map(i),
-                action_id: action_id.map(i),
-                lag_ms: i(lag_ms),
-            })
-        }
-        StoreOp::Event {
-            match_id,
-            seq,
-            ply,
-            seat,
-            kind,
-            detail,
-            at_ms,
-            action_id,
-        } => Write::RecordEvent(bughouse_store::StoredEvent {
-            match_id,
-            seq: i64::try_from(seq).unwrap_or(i64::MAX),
-            ply: i64::try_from(ply).unwrap_or(i64::MAX),
-            seat,
-            kind,
-            detail,
-            at_ms: i(at_ms),
-            action_id: action_id.map(i),
-        }),
-        StoreOp::Talk {
-            match_id,
-            seat,
-            entry,
-            action_id,
-        } => Write::RecordTalk(bughouse_store::StoredTalk {
-            match_id,
-            seq: i(entry.n),
-            seat,
-            kind: serde_json::to_value(entry.kind)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_default(),
-            piece: entry.piece,
-            text: entry.text,
-            at_ms: i(entry.at_ms),
-            action_id: action_id.map(i),
-        }),
-        StoreOp::ClockAnchor {
-            match_id,
-            zero_at_ms,
-        } => Write::SetClockAnchor {
-            match_id,
-            anchor_ms: clock.unix_ms.saturating_add(zero_at_ms),
-        },
-        StoreOp::Finish {
-            match_id,
-            result,
-            bpgn,
-        } => Write::FinishMatch {
-            match_id,
-            result: result.result,
-            reason: result.reason,
-            board_results: result.boards,
-            bpgn,
-            finished_at_ms: unix_ms(),
-        },
     }
 }

@@ -325,7 +325,8 @@ struct LagSeat {
 fn lag_quota(tc: TimeControl) -> (Duration, Duration, Duration) {
     // lichess's estimate of a game's length: the base time and 40 increments.
     let estimate = tc.base + tc.increment * 40;
-    let gain = (estimate / 180).clamp(Duration::from_millis(200), Duration::from_millis(1000));
+    let gain = Duration::from_millis(u64::try_from(estimate.as_millis() / 180).unwrap_or(u64::MAX))
+        .clamp(Duration::from_millis(200), Duration::from_millis(1000));
     (gain, gain * 3, gain * 7)
 }
 
@@ -593,7 +594,18 @@ impl LiveMatch {
         if let Some(stored) = &self.stored_result {
             return Some(stored.clone());
         }
-        let result = self.game.result()?;
+        // Under knsb-1988 a game may end while the other goes on (K11G): the match result is
+        // `*` until both have.
+        let result = match self.game.result() {
+            Some(result) => result.pgn(),
+            None if BoardId::ALL
+                .iter()
+                .any(|b| self.game.game_end(*b).is_some()) =>
+            {
+                "*"
+            }
+            None => return None,
+        };
         let boards = BoardId::ALL.map(|b| match self.game.game_end(b) {
             Some(e) if e.reason != EndReason::OtherBoard => e.score.pgn().to_owned(),
             _ => "*".to_owned(),
@@ -606,7 +618,7 @@ impl LiveMatch {
                     .map(|h| (seat_name(s), h.name.clone()))
             })
             .collect();
-        let reason = if self.game.rules().match_ends_with_first_game {
+        let reason = if self.game.rules().match_ends_with_first_game && self.game.is_over() {
             bughouse_bpgn::termination(&self.game, &tags).unwrap_or_else(|| "game over".into())
         } else {
             // Both games were played out (K11G): each has its own reason.
@@ -621,7 +633,7 @@ impl LiveMatch {
                 .join("; ")
         };
         Some(ResultInfo {
-            result: result.pgn().to_owned(),
+            result: result.to_owned(),
             boards,
             reason,
         })

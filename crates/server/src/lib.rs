@@ -5,6 +5,7 @@
 //!   database or clock inside;
 //! - [`http`]: the axum routes and the websocket adapter onto the hub, and the task that owns
 //!   the hub, executes its effects (stores before sends) and wakes it for flag falls;
+//! - [`persist`]: what the hub's store effects become in the database;
 //! - `tournaments`: tournaments in the browser (`/api/tournaments`, `/t/{id}`) on top of
 //!   `bughouse_tournament`, with rounds played as server matches whose results are entered as
 //!   they end;
@@ -15,6 +16,7 @@ pub mod assets;
 mod bots;
 pub mod http;
 pub mod hub;
+pub mod persist;
 mod tournaments;
 
 use std::net::SocketAddr;
