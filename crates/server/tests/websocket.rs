@@ -573,6 +573,37 @@ async fn http_errors_are_json() {
     assert_eq!(answer.status, 200);
     assert_eq!(answer.body.trim(), "[]");
 
+    // Every refusal is `{"error": code, "message": text}` with its status.
+    for (method, path, body, status, code) in [
+        ("POST", "/api/matches", Some("{not json"), 400, "invalid"),
+        (
+            "POST",
+            "/api/matches",
+            Some(r#"{"rules":"fide"}"#),
+            400,
+            "invalid",
+        ),
+        ("POST", "/api/matches", None, 400, "invalid"),
+        ("GET", "/api/archive?limit=-1", None, 400, "invalid"),
+        ("GET", "/api/archive?limit=0", None, 400, "invalid"),
+        ("GET", "/api/archive?limit=501", None, 400, "invalid"),
+        ("GET", "/api/archive?offset=-3", None, 400, "invalid"),
+        ("GET", "/api/archive?limit=ten", None, 400, "invalid"),
+        ("GET", "/api/archive?page=2", None, 400, "invalid"),
+        ("GET", "/api/matches/nonexistent", None, 404, "not_found"),
+        ("GET", "/api/nothing-here", None, 404, "not_found"),
+        ("DELETE", "/api/matches", None, 405, "invalid"),
+    ] {
+        let answer = http(addr, method, path, body).await;
+        assert_eq!(answer.status, status, "{method} {path}: {}", answer.body);
+        let error: bughouse_protocol::ApiError =
+            serde_json::from_str(&answer.body).unwrap_or_else(|e| {
+                panic!("{method} {path}: not the JSON error ({e}): {}", answer.body)
+            });
+        assert_eq!(error.error, code, "{method} {path}");
+        assert!(!error.message.is_empty());
+    }
+
     // The pages are the embedded front end.
     let answer = http(addr, "GET", "/", None).await;
     assert_eq!(answer.status, 200);
