@@ -313,8 +313,9 @@ pub struct MatchState {
     /// games are played out from here, whatever the preset).
     #[serde(default)]
     pub settings: Vec<RuleSetting>,
-    /// The number of the match's last event (`moved`, `ended`, `draw_offers`, a seat change):
-    /// events numbered up to this one are in this state.
+    /// The number of the match's last numbered event (`moved`, `ended`, `draw_offers`; seat
+    /// changes come as a whole `state` and are not numbered): events numbered up to this one
+    /// are in this state.
     #[serde(default)]
     pub seq: u64,
     /// The partner talk of the team of the seat this state is for, oldest first; empty for
