@@ -118,7 +118,7 @@ test('partner talk, a reload and a dropped connection lose and double nothing', 
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ rules: 'fide', time_control: '5+0' }),
   });
-  assert.equal(res.status, 200, 'the match is created');
+  assert.ok(res.ok, `the match is created (${res.status})`);
   const { match_id: id } = await res.json();
   const url = `${BASE}/m/${encodeURIComponent(id)}`;
 
@@ -194,7 +194,7 @@ test('partner talk, a reload and a dropped connection lose and double nothing', 
 
   // Back: he sees every move, his own played once.
   await seesMoves(alice, 6);
-  await alice.locator('header .conn:not(.bad)').waitFor();
+  await alice.locator('header .conn:not(.bad)').waitFor({ state: 'attached' });
   await seesMoves(pages.BlackA, 6);
   const aliceRecord = await recordOf(alice);
   assert.deepEqual(aliceRecord, await recordOf(pages.BlackA), "WhiteA's record is an opponent's");
