@@ -164,6 +164,15 @@ export interface CreatedMatch {
   match_id: string;
 }
 
+/** Every refused HTTP request: a 4xx or 5xx status with this body. */
+export interface ApiError {
+  /** `invalid` (400), `unauthorized` (401), `forbidden` (403), `not_found` (404), `conflict`
+   * (409), `unavailable` (503) or `storage` (500). */
+  error: string;
+  /** What was wrong, in words. */
+  message: string;
+}
+
 export interface ArchiveEntry {
   match_id: string;
   rules: string;
