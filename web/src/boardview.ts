@@ -74,6 +74,8 @@ export class BoardView {
   private readonly labelEl: HTMLElement;
   private promo: HTMLElement | undefined;
   private shownPosition = '';
+  /** The player's measured lag, shown by his own name (`lag 42 ms`), or empty. */
+  private lagText = '';
 
   constructor(
     readonly size: 'main' | 'side',
@@ -241,8 +243,15 @@ export class BoardView {
         p.bot ? h('span', { class: 'tag' }, 'bot') : null,
         p.you ? h('span', { class: 'tag you' }, 'you') : null,
         h('span', { class: 'seat' }, p.seat),
+        p.you ? h('span', { class: 'lag', title: 'your measured one-way lag to the server, which compensates your moves' }, this.lagText) : null,
       );
     }
+  }
+
+  /** Shows the player's measured lag by his name (on his own board). */
+  setLag(text: string): void {
+    this.lagText = text;
+    for (const el of this.el.querySelectorAll('.player .lag')) el.textContent = text;
   }
 
   /** Asks which piece to promote to; `choose(null)` when cancelled. */

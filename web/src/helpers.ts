@@ -307,9 +307,9 @@ export function liveRemaining(remainingMs: number, running: boolean, elapsedMs: 
   return running ? Math.max(0, remainingMs - elapsedMs) : remainingMs;
 }
 
-/** Reconnection delay: 0.5 s, 1 s, 2 s, … up to 10 s, with a little jitter. */
+/** Reconnection delay: 0.5 s, 1 s, 2 s, … up to 5 s, with a little jitter. */
 export function backoffMs(attempt: number, random: () => number = Math.random): number {
-  const base = Math.min(10_000, 500 * 2 ** Math.max(0, attempt));
+  const base = Math.min(5000, 500 * 2 ** Math.max(0, attempt));
   return Math.round(base * (0.85 + 0.3 * random()));
 }
 

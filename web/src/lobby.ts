@@ -2,7 +2,7 @@
 
 import { fill, h } from './dom';
 import { parseTimeControl, resultText } from './helpers';
-import { PRESETS, type ArchiveEntry, type CreateMatch, type CreatedMatch, type RulesCatalog } from './protocol';
+import { PRESETS, type ApiError, type ArchiveEntry, type CreateMatch, type CreatedMatch, type RulesCatalog } from './protocol';
 
 const TIME_CONTROLS = ['5+0', '3+0', '2+12', '1+0'];
 const PAGE = 50;
@@ -198,7 +198,9 @@ function archiveRow(e: ArchiveEntry): HTMLTableRowElement {
 
 async function errorOf(res: Response): Promise<string> {
   try {
-    const body = (await res.json()) as { error?: string };
+    // Every refused request answers an ApiError: a code (`invalid`) and what was wrong.
+    const body = (await res.json()) as Partial<ApiError>;
+    if (body.message) return body.message;
     if (body.error) return body.error;
   } catch {
     // not JSON

@@ -38,17 +38,19 @@ import {
   type Role,
 } from './helpers';
 import { Connection } from './net';
+import type { PendingAction } from './outbox';
 import {
   BOT_LEVELS,
   MAX_CHAT,
   MAX_NAME,
   SEATS,
   type BoardName,
+  type ActionMessage,
   type BoardState,
-  type ClientMessage,
   type MatchState,
   type SeatName,
   type ServerMessage,
+  type TalkEntry,
   type TalkKind,
 } from './protocol';
 import { play, setSound, soundOn } from './sound';
@@ -64,10 +66,18 @@ const NAME_KEY = 'bughouse.name';
  */
 export const positionsUrl = (id: string): string => `/api/matches/${encodeURIComponent(id)}/positions`;
 
-interface TalkLine {
-  who: string;
-  text: string;
-  mine: boolean;
+/** What the e2e tests reach on the page (`window.__bughouseTest`). */
+export interface TestHook {
+  /** Closes the websocket as a lost network would; the page reconnects by itself. */
+  dropSocket(): void;
+  /** How many actions wait for the server's answer. */
+  pending(): number;
+}
+
+declare global {
+  interface Window {
+    __bughouseTest?: TestHook;
+  }
 }
 
 export function renderMatch(root: HTMLElement, matchId: string): void {
@@ -87,11 +97,18 @@ class MatchPage {
   private positionsFetch: 'no' | 'loading' | 'done' | 'failed' = 'no';
   /** The replayed position (moves played), or null for the live one. */
   private replay: number | null = null;
-  private readonly talkLog: TalkLine[] = [];
+  /** The team's partner talk shown, by its number in the match. */
+  private readonly talkLog = new Map<number, TalkEntry>();
+  /** The number of the last numbered event applied (`moved`, `ended`, `draw_offers`). */
+  private lastSeq = 0;
+  /** A `hello` was sent again after a gap in the numbered events: its `state` is awaited. */
+  private resyncing = false;
+  /** The one-way lag the server measured for this connection, in ms. */
+  private lagMs: number | null = null;
+  /** The stored seat token was refused (bad_token): the page watches. */
+  private tokenRefused = false;
   private dropRole: PocketRole | null = null;
   private dragRole: PocketRole | null = null;
-  /** A move of ours is on its way to the server. */
-  private pending = false;
   private standing = false;
   private botLevel = 8;
   private rematchId: string | null = null;
@@ -139,11 +156,11 @@ class MatchPage {
         return token ? { type: 'hello', match_id: this.id, token } : { type: 'hello', match_id: this.id };
       },
       message: msg => this.onMessage(msg),
+      settled: (action, answer) => this.onSettled(action, answer),
       status: (status, retry) => {
         this.connStatus =
           status === 'open' ? '' : status === 'connecting' ? 'connecting…' : `disconnected, retrying in ${Math.ceil((retry ?? 0) / 1000)} s`;
-        this.els.conn.textContent = this.connStatus;
-        this.els.conn.classList.toggle('bad', status === 'closed');
+        this.renderConn(status === 'closed');
         if (status === 'open') this.freshConnection = true;
       },
       rtt: ms => {
@@ -197,8 +214,25 @@ class MatchPage {
     );
     document.addEventListener('keydown', e => this.onKey(e));
     window.setInterval(() => this.renderClocks(), 100);
+    window.__bughouseTest = {
+      dropSocket: () => this.conn.drop(),
+      pending: () => this.conn.outbox.size,
+    };
     this.conn.start();
     this.renderAll();
+  }
+
+  /** A move of ours is on its way to the server (sent or waiting for the connection). */
+  private get pending(): boolean {
+    return this.conn.outbox.has('move');
+  }
+
+  private renderConn(bad = this.els.conn.classList.contains('bad')): void {
+    const waiting = this.conn.outbox.size;
+    const parts = [this.connStatus];
+    if (waiting && !this.conn.open) parts.push(`${waiting} action${waiting > 1 ? 's' : ''} waiting to be sent`);
+    this.els.conn.textContent = parts.filter(Boolean).join(' · ');
+    this.els.conn.classList.toggle('bad', bad);
   }
 
   // The server's messages.
@@ -216,7 +250,7 @@ class MatchPage {
         break;
       case 'moved': {
         const st = this.state;
-        if (!st) return;
+        if (!st || !this.takeSeq(msg.seq)) return;
         this.setBoard(msg.board);
         this.setBoard(msg.other);
         if (msg.mv.ply >= st.moves.length) st.moves.push(msg.mv);
@@ -224,10 +258,7 @@ class MatchPage {
         this.clocksAt = performance.now();
         if (st.status === 'waiting') st.status = 'playing';
         this.positions.set(msg.mv.ply + 1, this.fens());
-        if (msg.mv.seat === this.you) {
-          this.pending = false;
-          this.dropRole = null;
-        }
+        if (msg.mv.seat === this.you) this.dropRole = null;
         play(msg.mv.san.includes('x') ? 'capture' : 'move');
         this.renderBoards();
         this.renderPanels();
@@ -235,7 +266,7 @@ class MatchPage {
       }
       case 'ended': {
         const st = this.state;
-        if (!st) return;
+        if (!st || !this.takeSeq(msg.seq)) return;
         st.result = msg.result;
         st.clocks = msg.clocks;
         this.clocksAt = performance.now();
@@ -246,7 +277,6 @@ class MatchPage {
         if (!oneGameOnly) {
           st.status = 'finished';
           st.draw_offers = [];
-          this.pending = false;
           this.dropRole = null;
         }
         play('end');
@@ -255,16 +285,22 @@ class MatchPage {
         break;
       }
       case 'draw_offers':
-        if (this.state) this.state.draw_offers = msg.seats;
+        if (!this.state || !this.takeSeq(msg.seq)) return;
+        this.state.draw_offers = msg.seats;
         this.renderPanels();
         break;
       case 'talk': {
-        const name = this.state?.seats.find(s => s.seat === msg.from)?.name ?? msg.from;
-        this.talkLog.push({ who: name, text: talkText(msg.kind, msg.piece, msg.text), mine: false });
-        play('talk');
+        // The server sends our own messages back too: each is shown once, by its number.
+        if (this.talkLog.has(msg.n)) return;
+        const { type: _type, ...entry } = msg;
+        this.talkLog.set(msg.n, entry);
+        if (msg.from !== this.you) play('talk');
         this.renderTalkLog();
         break;
       }
+      case 'ack':
+        if (msg.lag_ms !== undefined) this.setLag(msg.lag_ms);
+        break;
       case 'rematch':
         this.rematchId = msg.match_id;
         // The server opens the rematch seats with the players' old secrets: carry ours over.
@@ -276,11 +312,51 @@ class MatchPage {
         else this.renderPanels();
         break;
       case 'pong':
+        if (msg.lag_ms !== undefined) this.setLag(msg.lag_ms);
         break;
       case 'error':
-        this.onError(msg.code, msg.message);
+        // An error with an id answers one of our actions: `onSettled` has dealt with it.
+        if (msg.id === undefined) this.onError(msg.code, msg.message);
         break;
     }
+  }
+
+  /**
+   * Whether a numbered event is to be applied: not if it is already in the state (its number is
+   * at most the last applied); on a gap (a number skipped) the page says hello again, which
+   * answers with the whole state, and drops the events until it comes.
+   */
+  private takeSeq(seq: number): boolean {
+    if (this.resyncing) return false;
+    if (seq <= this.lastSeq) return false;
+    if (seq > this.lastSeq + 1) {
+      this.resyncing = true;
+      this.conn.resync();
+      return false;
+    }
+    this.lastSeq = seq;
+    return true;
+  }
+
+  /** The server answered an action of ours: done (`ack`) or refused (`error`). */
+  private onSettled(action: PendingAction, answer: ServerMessage): void {
+    if (answer.type === 'error') {
+      const what = action.msg.type === 'move' ? `Move ${action.msg.uci} refused` : `${action.msg.type.replace('_', ' ')} refused`;
+      toast(`${what}: ${answer.message || answer.code}`);
+      if (action.msg.type === 'stand') this.standing = false;
+    }
+    if (action.msg.type === 'move') {
+      // Refused: the boards go back to what the server last showed; done: the move is free again.
+      this.renderBoards(answer.type === 'error');
+    }
+    this.renderConn();
+  }
+
+  private setLag(ms: number): void {
+    this.lagMs = ms;
+    const text = this.you ? `lag ${Math.round(ms)} ms` : '';
+    this.views.main.setLag(text);
+    this.views.side.setLag(text);
   }
 
   private onState(state: MatchState, you: SeatName | null): void {
@@ -289,20 +365,37 @@ class MatchPage {
     this.you = you;
     this.clocksAt = performance.now();
     this.positions.set(state.moves.length, this.fens());
-    // A move sent before a reconnection may be lost; otherwise its answer is still to come.
+    // The state has every numbered event up to `seq`; a later state (after a server restart the
+    // numbering jumps forward) replaces the count either way.
+    this.lastSeq = state.seq;
+    this.resyncing = false;
+    // The talk is rebuilt from the team's log, so a reload shows the history.
+    this.talkLog.clear();
+    for (const entry of state.talk_log ?? []) this.talkLog.set(entry.n, entry);
+    // Moves sent before a reconnection stay in the outbox until answered: nothing to forget.
     const fresh = this.freshConnection;
     this.freshConnection = false;
-    if (fresh) this.pending = false;
     if (you === null && this.standing) {
       storageSet(tokenKey(this.id), null);
       this.standing = false;
     }
     if (first && state.status === 'finished') this.replay = null;
     this.renderAll(fresh);
+    this.renderTalkLog();
+    if (this.lagMs !== null) this.setLag(this.lagMs);
     this.maybeFetchPositions();
   }
 
   private onError(code: string, message: string): void {
+    if (code === 'bad_token') {
+      // The stored seat secret opens no seat of this match (stale, or of an older server): it
+      // is forgotten and the page watches.
+      storageSet(tokenKey(this.id), null);
+      this.tokenRefused = true;
+      toast('Your saved seat is not valid for this match: you are watching.', 'info');
+      this.renderPanels();
+      return;
+    }
     if (code === 'no_such_match' && !this.state) {
       this.conn.stop();
       fill(
@@ -313,10 +406,9 @@ class MatchPage {
       return;
     }
     toast(message || code);
-    // Errors do not say which request they answer: those that can answer a move put the
-    // boards back as the server last showed them.
+    // An error without an id answers no action of ours that waits; those that can answer a
+    // move put the boards back as the server last showed them.
     if (['illegal_move', 'not_your_turn', 'game_over', 'not_seated', 'rate_limited', 'bad_message', 'too_large'].includes(code)) {
-      this.pending = false;
       this.renderBoards(true);
     }
   }
@@ -336,10 +428,11 @@ class MatchPage {
     return [this.boardState('A').fen, this.boardState('B').fen];
   }
 
-  private send(msg: ClientMessage): boolean {
-    if (this.conn.send(msg)) return true;
-    toast('Not connected to the server; trying to reconnect.');
-    return false;
+  /** Sends an action (with an id, again until the server answers it). */
+  private act(msg: ActionMessage): void {
+    this.conn.act(msg);
+    if (!this.conn.open) toast('Not connected to the server: it will be sent once the connection is back.', 'info');
+    this.renderConn();
   }
 
   // Moves by the player.
@@ -396,13 +489,9 @@ class MatchPage {
   }
 
   private sendMove(uci: string, view: BoardView): void {
-    if (this.send({ type: 'move', uci })) {
-      this.pending = true;
-      this.dropRole = null;
-      view.setDropSquares([]);
-    } else {
-      view.resync();
-    }
+    this.act({ type: 'move', uci });
+    this.dropRole = null;
+    view.setDropSquares([]);
   }
 
   private onPocketPick(role: PocketRole): void {
@@ -623,8 +712,8 @@ class MatchPage {
         ? h(
             'div',
             { class: 'row' },
-            h('button', { type: 'button', onclick: () => this.send({ type: 'rematch', swap: false }) }, 'Rematch'),
-            h('button', { type: 'button', onclick: () => this.send({ type: 'rematch', swap: true }) }, 'Rematch, partners swapped'),
+            h('button', { type: 'button', onclick: () => this.act({ type: 'rematch', swap: false }) }, 'Rematch'),
+            h('button', { type: 'button', onclick: () => this.act({ type: 'rematch', swap: true }) }, 'Rematch, partners swapped'),
           )
         : null,
       this.rematchId ? h('p', {}, h('a', { href: `/m/${encodeURIComponent(this.rematchId)}` }, 'Watch the rematch')) : null,
@@ -662,7 +751,7 @@ class MatchPage {
         buttons.push(
           h(
             'button',
-            { type: 'button', onclick: () => this.send({ type: 'add_bot', seat, level: this.botLevel }) },
+            { type: 'button', onclick: () => this.act({ type: 'add_bot', seat, level: this.botLevel }) },
             'Add bot',
           ),
         );
@@ -673,7 +762,8 @@ class MatchPage {
             {
               type: 'button',
               onclick: () => {
-                if (this.send({ type: 'stand' })) this.standing = true;
+                this.act({ type: 'stand' });
+                this.standing = true;
               },
             },
             'Stand up',
@@ -697,6 +787,7 @@ class MatchPage {
       h('ul', { class: 'team' }, row('WhiteA'), row('BlackB')),
       h('ul', { class: 'team' }, row('BlackA'), row('WhiteB')),
       waiting && st.seats.some(s => s.name === null && !s.bot) ? this.botLevelChoice() : null,
+      this.tokenRefused && !this.you ? h('p', { class: 'hint watching' }, 'You are watching: your saved seat was not valid for this match.') : null,
       waiting && !this.you
         ? h(
             'p',
@@ -726,7 +817,7 @@ class MatchPage {
 
   private sit(seat: SeatName): void {
     const name = this.askName();
-    if (name) this.send({ type: 'sit', seat, name });
+    if (name) this.act({ type: 'sit', seat, name });
   }
 
   private renderActions(): void {
@@ -746,14 +837,14 @@ class MatchPage {
     }
     const iOffer = offers.includes(this.you);
     const drawButton = iOffer
-      ? h('button', { type: 'button', onclick: () => this.send({ type: 'withdraw_draw' }) }, 'Withdraw draw offer')
-      : h('button', { type: 'button', onclick: () => this.send({ type: 'offer_draw' }) }, offers.length ? 'Accept draw' : 'Offer draw');
+      ? h('button', { type: 'button', onclick: () => this.act({ type: 'withdraw_draw' }) }, 'Withdraw draw offer')
+      : h('button', { type: 'button', onclick: () => this.act({ type: 'offer_draw' }) }, offers.length ? 'Accept draw' : 'Offer draw');
     const resign = h('button', { type: 'button', class: 'danger' }, this.resignArmed ? 'Really resign?' : 'Resign');
     resign.addEventListener('click', () => {
       if (this.resignArmed) {
         window.clearTimeout(this.resignArmed);
         this.resignArmed = undefined;
-        this.send({ type: 'resign' });
+        this.act({ type: 'resign' });
       } else {
         this.resignArmed = window.setTimeout(() => {
           this.resignArmed = undefined;
@@ -765,7 +856,7 @@ class MatchPage {
     const claims = drawClaims(st.settings).map(claim =>
       h(
         'button',
-        { type: 'button', onclick: () => this.send({ type: 'claim_draw', claim }) },
+        { type: 'button', onclick: () => this.act({ type: 'claim_draw', claim }) },
         claim === 'repetition' ? 'Claim draw: repetition' : 'Claim draw: move count',
       ),
     );
@@ -780,18 +871,18 @@ class MatchPage {
       return;
     }
     el.hidden = false;
-    const key = `${this.you} ${st.talk.join(',')}`;
+    const partner = partnerOf(this.you);
+    const key = `${this.you} ${this.seatName(partner)} ${st.talk.join(',')}`;
     if (key === this.talkKey) return;
     this.talkKey = key;
     const allowed = new Set(st.talk);
+    // No local echo: the server sends the message back to both partners, and the log shows
+    // that copy.
     const say = (kind: TalkKind, piece?: string, text?: string): void => {
-      const msg: ClientMessage = { type: 'talk', kind };
+      const msg: ActionMessage = { type: 'talk', kind };
       if (piece) msg.piece = piece;
       if (text) msg.text = text;
-      if (this.send(msg)) {
-        this.talkLog.push({ who: 'you', text: talkText(kind, piece, text), mine: true });
-        this.renderTalkLog();
-      }
+      this.act(msg);
     };
     const pieceRow = (kind: 'need' | 'dont_give', label: string): HTMLElement =>
       h(
@@ -824,7 +915,7 @@ class MatchPage {
     }
     fill(
       this.els.talkControls,
-      h('p', { class: 'hint' }, `to ${this.seatName(partnerOf(this.you))} (${partnerOf(this.you)})`),
+      h('p', { class: 'hint talk-to' }, `to ${this.seatName(partner)} (${partner})`),
       allowed.has('need') ? pieceRow('need', 'Need') : null,
       allowed.has('dont_give') ? pieceRow('dont_give', "Don't give") : null,
       quick.length ? h('div', { class: 'row' }, quick) : null,
@@ -833,9 +924,19 @@ class MatchPage {
   }
 
   private renderTalkLog(): void {
+    // The speaker by the seat's name now (a partner who sat later is shown by his name).
+    const entries = [...this.talkLog.values()].sort((a, b) => a.n - b.n).slice(-50);
     fill(
       this.els.talkLog,
-      this.talkLog.slice(-50).map(l => h('li', { class: l.mine ? 'mine' : '' }, h('b', {}, `${l.who}: `), l.text)),
+      entries.map(e => {
+        const mine = e.from === this.you;
+        return h(
+          'li',
+          { class: mine ? 'mine' : '', 'data-n': e.n },
+          h('b', {}, `${mine ? 'you' : this.seatName(e.from)}: `),
+          talkText(e.kind, e.piece, e.text),
+        );
+      }),
     );
     this.els.talkLog.scrollTop = this.els.talkLog.scrollHeight;
   }

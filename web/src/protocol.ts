@@ -39,6 +39,8 @@ export interface MoveInfo {
   san: string;
   number: number;
   clock_ms: number;
+  /** The lag compensation the move was given, in ms. */
+  lag_ms: number;
 }
 
 export interface ResultInfo {
@@ -63,8 +65,44 @@ export interface MatchState {
   result: ResultInfo | null;
   draw_offers: SeatName[];
   talk: TalkKind[];
+  /** The number of the match's last event (`moved`, `ended`, `draw_offers`, a seat change)
+   * included in this state. */
+  seq: number;
+  /** The partner talk of the team of the seat this state is for, oldest first; empty for
+   * spectators. */
+  talk_log: TalkEntry[];
 }
 
+/** One message of a team's partner talk. */
+export interface TalkEntry {
+  /** Its number among the match's talk (both teams), from 0. */
+  n: number;
+  from: SeatName;
+  kind: TalkKind;
+  /** For `need` and `dont_give`. */
+  piece?: string;
+  /** For `text`. */
+  text?: string;
+  /** Match time, in ms. */
+  at_ms: number;
+}
+
+/** Why the server refused a request. */
+export type ErrorCode =
+  | 'bad_message'
+  | 'too_large'
+  | 'rate_limited'
+  | 'no_such_match'
+  | 'bad_token'
+  | 'not_seated'
+  | 'seat_taken'
+  | 'not_your_turn'
+  | 'illegal_move'
+  | 'game_over'
+  | 'not_allowed';
+
+/** What a client sends: `hello` and `ping` as they are, and every other message (an action)
+ * with an optional `id` the server answers with `ack` (or an `error` with the same id). */
 export type ClientMessage =
   | { type: 'hello'; match_id: string; token?: string }
   | { type: 'sit'; seat: SeatName; name: string }
@@ -79,18 +117,28 @@ export type ClientMessage =
   | { type: 'rematch'; swap: boolean }
   | { type: 'ping'; t: number };
 
+/** The messages that act (all but `hello` and `ping`). */
+export type ActionMessage = Exclude<ClientMessage, { type: 'hello' } | { type: 'ping' }>;
+
+/** What travels on the wire: an action may carry the client's id for it (below 2^53). */
+export type ClientFrame = ClientMessage | (ActionMessage & { id?: number });
+
 export type ServerMessage =
   | { type: 'state'; state: MatchState; you: SeatName | null }
   | { type: 'seated'; seat: SeatName; token: string }
-  | { type: 'moved'; mv: MoveInfo; board: BoardState; other: BoardState; clocks: Clocks }
-  | { type: 'ended'; result: ResultInfo; clocks: Clocks }
-  | { type: 'draw_offers'; seats: SeatName[] }
-  | { type: 'talk'; from: SeatName; kind: TalkKind; piece?: string; text?: string }
+  | { type: 'moved'; mv: MoveInfo; board: BoardState; other: BoardState; clocks: Clocks; seq: number }
+  | { type: 'ended'; result: ResultInfo; clocks: Clocks; seq: number }
+  | { type: 'draw_offers'; seats: SeatName[]; seq: number }
+  | ({ type: 'talk' } & TalkEntry)
+  /** An action with an `id` was done and stored (`lag_ms` for a move: its compensation). */
+  | { type: 'ack'; id: number; seq: number; lag_ms?: number }
   // `token` and `seat` are not in the protocol (yet): if the server ever sends them, the
   // front end keeps the token for the new match.
   | { type: 'rematch'; match_id: string; token?: string; seat?: SeatName }
-  | { type: 'pong'; t: number; server_ms: number }
-  | { type: 'error'; code: string; message: string };
+  /** `lag_ms`: the server's estimate of this connection's one-way lag (absent until measured);
+   * `quota_ms`: the lag compensation the seat has left. */
+  | { type: 'pong'; t: number; server_ms: number; lag_ms?: number; quota_ms?: number }
+  | { type: 'error'; code: ErrorCode; message: string; id?: number };
 
 /** The body of `POST /api/matches`. */
 export interface CreateMatch {
@@ -114,6 +162,15 @@ export interface RulesCatalog {
 
 export interface CreatedMatch {
   match_id: string;
+}
+
+/** Every refused HTTP request: a 4xx or 5xx status with this body. */
+export interface ApiError {
+  /** `invalid` (400), `unauthorized` (401), `forbidden` (403), `not_found` (404), `conflict`
+   * (409), `unavailable` (503) or `storage` (500). */
+  error: string;
+  /** What was wrong, in words. */
+  message: string;
 }
 
 export interface ArchiveEntry {

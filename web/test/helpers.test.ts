@@ -165,6 +165,7 @@ describe('clocks', () => {
       san: 'e4',
       number: 1,
       clock_ms,
+      lag_ms: 0,
     });
     const moves = [mv('WhiteA', 299_000, 0), mv('WhiteB', 298_000, 1), mv('BlackA', 297_000, 2)];
     expect(clocksAfter(moves, 0, 300_000)).toEqual([300_000, 300_000, 300_000, 300_000]);
@@ -200,12 +201,12 @@ describe('misc', () => {
     expect(matchIdFromPath('/m/a/b')).toBeNull();
   });
 
-  it('backs off up to ten seconds', () => {
+  it('backs off up to five seconds', () => {
     const mid = () => 0.5;
     expect(backoffMs(0, mid)).toBe(500);
     expect(backoffMs(1, mid)).toBe(1000);
     expect(backoffMs(3, mid)).toBe(4000);
-    expect(backoffMs(20, mid)).toBe(10_000);
+    expect(backoffMs(20, mid)).toBe(5000);
   });
 
   it('offers the claims of the rulebook', () => {
