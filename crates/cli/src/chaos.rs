@@ -89,7 +89,7 @@ pub fn main(args: Args) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    if !(args.duration_max > 0.0) || args.matches == 0 {
+    if args.duration_max.is_nan() || args.duration_max <= 0.0 || args.matches == 0 {
         eprintln!("error: --duration-max and --matches must be positive");
         return ExitCode::from(2);
     }
@@ -442,11 +442,9 @@ async fn player(
                         legal = l;
                     }
                 }
-                ServerMessage::Ended { result, .. } => {
-                    if result.result != "*" {
-                        log.results.push(result.result);
-                        done = true;
-                    }
+                ServerMessage::Ended { result, .. } if result.result != "*" => {
+                    log.results.push(result.result);
+                    done = true;
                 }
                 ServerMessage::Ack { id, .. } => match pending.iter().position(|p| p.id == id) {
                     Some(i) => {
