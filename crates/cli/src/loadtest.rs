@@ -16,7 +16,6 @@
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
 use std::process::{Child, Command as Process, ExitCode, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc as std_mpsc, Arc, Mutex};
@@ -25,16 +24,12 @@ use std::time::{Duration, Instant};
 use bughouse_protocol::ClientMessage;
 use futures_util::{SinkExt, StreamExt};
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::WebSocketStream;
 
-/// How long one connection attempt, handshake or HTTP request may take.
-const IO_TIMEOUT: Duration = Duration::from_secs(10);
+use crate::client::{connect, create_match, pick, MoveList, Target, Ws, BOARDS, IO_TIMEOUT, SEATS};
+
 /// After `--duration`, how long workers get to report before they are stopped.
 const GRACE: Duration = Duration::from_secs(15);
 /// A replacement match is created only if at least this much of the run is left.
@@ -44,8 +39,6 @@ const FD_RESERVE: u64 = 200;
 /// Matches per worker process when `--workers` is not given (about a third of a core each at
 /// one move per half second).
 const MATCHES_PER_WORKER: u64 = 1500;
-const SEATS: [&str; 4] = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
-const BOARDS: [&str; 2] = ["A", "B"];
 
 /// The options of `bughouse loadtest`.
 #[derive(clap::Args, Debug, Clone)]
@@ -116,38 +109,6 @@ pub fn main(args: Args) -> ExitCode {
             .max(1) as usize
     };
     run_parent(&args, target, workers, nofile)
-}
-
-/// Where the server is.
-#[derive(Debug, Clone)]
-struct Target {
-    addr: SocketAddr,
-    /// `host:port` for the `Host` header and the websocket URL.
-    host: String,
-}
-
-impl Target {
-    fn parse(url: &str) -> Result<Target, String> {
-        let rest = url
-            .strip_prefix("http://")
-            .ok_or_else(|| format!("--server {url:?}: expected http://HOST:PORT"))?;
-        let host = rest.trim_end_matches('/').to_owned();
-        if host.contains('/') {
-            return Err(format!("--server {url:?}: a base URL has no path"));
-        }
-        use std::net::ToSocketAddrs;
-        let addr = host
-            .to_socket_addrs()
-            .map_err(|e| format!("--server {url:?}: {e}"))?
-            .next()
-            .ok_or_else(|| format!("--server {url:?}: no address"))?;
-        if !addr.ip().is_loopback() {
-            return Err(format!(
-                "--server {url:?}: the load tester only targets loopback addresses"
-            ));
-        }
-        Ok(Target { addr, host })
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -626,7 +587,6 @@ fn run_worker_process(args: &Args, target: Target) -> ExitCode {
 #[derive(Clone)]
 struct Plan {
     target: Target,
-    ws_url: String,
     matches: usize,
     move_every: Duration,
     /// The process-wide clock every time is read from.
@@ -643,7 +603,6 @@ struct Plan {
 impl Plan {
     fn new(args: &Args, target: Target, matches: usize, ramp: f64, clock: Instant) -> Plan {
         Plan {
-            ws_url: format!("ws://{}/ws", target.host),
             target,
             matches,
             move_every: Duration::from_secs_f64(args.move_every),
@@ -771,37 +730,6 @@ struct BoardLite {
     legal: Option<MoveList>,
 }
 
-/// Legal moves, kept as one string of moves separated by spaces: one allocation instead of one
-/// per move (the load tester reads tens of thousands of these a second).
-#[derive(Debug, Clone, PartialEq)]
-struct MoveList(String);
-
-impl<'de> Deserialize<'de> for MoveList {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<MoveList, D::Error> {
-        struct Joiner;
-        impl<'de> serde::de::Visitor<'de> for Joiner {
-            type Value = MoveList;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a list of moves")
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<MoveList, A::Error> {
-                let mut all = String::with_capacity(256);
-                while let Some(m) = seq.next_element::<std::borrow::Cow<'de, str>>()? {
-                    if !all.is_empty() {
-                        all.push(' ');
-                    }
-                    all.push_str(&m);
-                }
-                Ok(MoveList(all))
-            }
-        }
-        d.deserialize_seq(Joiner)
-    }
-}
-
 #[derive(Deserialize)]
 struct MoveLite {
     seat: String,
@@ -812,8 +740,6 @@ struct MoveLite {
 struct ResultLite {
     result: String,
 }
-
-type Ws = WebSocketStream<TcpStream>;
 
 struct Player {
     ws: Ws,
@@ -836,7 +762,7 @@ async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, start: Inst
         return;
     }
     tokio::time::sleep_until(tokio::time::Instant::from_std(start)).await;
-    let mut match_id = match create_match(&plan).await {
+    let mut match_id = match create_match(&plan.target, &plan.rules, &plan.time_control).await {
         Ok(id) => {
             bump(&stats.matches_created);
             id
@@ -851,7 +777,7 @@ async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, start: Inst
     };
     let mut players: Vec<Player> = Vec::with_capacity(4);
     for seat in 0..4 {
-        let ws = match connect(&plan).await {
+        let ws = match connect(&plan.target).await {
             Ok(ws) => ws,
             Err(e) => {
                 if stats.connect_errors.fetch_add(1, Ordering::Relaxed) < 5 {
@@ -1042,7 +968,7 @@ async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, start: Inst
                 p.awaiting = false;
             }
             if plan.end.saturating_duration_since(Instant::now()) > REPLACE_MARGIN {
-                match create_match(&plan).await {
+                match create_match(&plan.target, &plan.rules, &plan.time_control).await {
                     Ok(id) => {
                         bump(&stats.matches_created);
                         bump(&stats.replacements);
@@ -1089,23 +1015,6 @@ fn offer(p: &mut Player, legal: Option<MoveList>, over: bool, now: Instant, ever
     }
 }
 
-/// A random legal move; three times in four a board move rather than a drop, when there is
-/// one, which keeps games going longer than drops would.
-fn pick(legal: &MoveList, rng: &mut StdRng) -> String {
-    let moves = || legal.0.split(' ');
-    if rng.gen_bool(0.75) {
-        let board_moves = moves().filter(|m| !m.contains('@')).count();
-        if board_moves > 0 {
-            let k = rng.gen_range(0..board_moves);
-            if let Some(m) = moves().filter(|m| !m.contains('@')).nth(k) {
-                return m.to_owned();
-            }
-        }
-    }
-    let k = rng.gen_range(0..moves().count());
-    moves().nth(k).unwrap_or_default().to_owned()
-}
-
 async fn join(p: &mut Player, match_id: &str, seat: usize, index: usize) -> Result<(), ()> {
     let hello = ClientMessage::Hello {
         match_id: match_id.to_owned(),
@@ -1123,72 +1032,6 @@ async fn join(p: &mut Player, match_id: &str, seat: usize, index: usize) -> Resu
             .map_err(|_| ())?;
     }
     Ok(())
-}
-
-async fn connect(plan: &Plan) -> Result<Ws, String> {
-    let attempt = async {
-        let tcp = TcpStream::connect(plan.target.addr)
-            .await
-            .map_err(|e| format!("{}: {e}", plan.target.addr))?;
-        let _ = tcp.set_nodelay(true);
-        // Small buffers: thousands of connections, small messages.
-        let config = WebSocketConfig::default()
-            .read_buffer_size(4096)
-            .write_buffer_size(0);
-        let (ws, _) =
-            tokio_tungstenite::client_async_with_config(plan.ws_url.as_str(), tcp, Some(config))
-                .await
-                .map_err(|e| format!("websocket handshake: {e}"))?;
-        Ok(ws)
-    };
-    tokio::time::timeout(IO_TIMEOUT, attempt)
-        .await
-        .map_err(|_| "timed out".to_owned())?
-}
-
-/// `POST /api/matches` over a fresh HTTP/1.1 connection; the new match id.
-async fn create_match(plan: &Plan) -> Result<String, String> {
-    let body = serde_json::to_string(&bughouse_protocol::CreateMatch {
-        rules: plan.rules.clone(),
-        time_control: plan.time_control.clone(),
-        custom: Default::default(),
-    })
-    .map_err(|e| e.to_string())?;
-    let request = format!(
-        "POST /api/matches HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        plan.target.host,
-        body.len()
-    );
-    let exchange = async {
-        let mut tcp = TcpStream::connect(plan.target.addr)
-            .await
-            .map_err(|e| format!("{}: {e}", plan.target.addr))?;
-        tcp.write_all(request.as_bytes())
-            .await
-            .map_err(|e| e.to_string())?;
-        let mut answer = Vec::with_capacity(512);
-        (&mut tcp)
-            .take(64 * 1024)
-            .read_to_end(&mut answer)
-            .await
-            .map_err(|e| e.to_string())?;
-        Ok::<_, String>(answer)
-    };
-    let answer = tokio::time::timeout(IO_TIMEOUT, exchange)
-        .await
-        .map_err(|_| "timed out".to_owned())??;
-    let answer = String::from_utf8_lossy(&answer);
-    let (head, body) = answer
-        .split_once("\r\n\r\n")
-        .ok_or_else(|| "malformed HTTP answer".to_owned())?;
-    let status = head.split_whitespace().nth(1).unwrap_or("");
-    if status != "201" && status != "200" {
-        return Err(format!("HTTP {status}: {body}"));
-    }
-    serde_json::from_str::<bughouse_protocol::CreatedMatch>(body.trim())
-        .map(|c| c.match_id)
-        .map_err(|e| format!("unexpected answer {body:?}: {e}"))
 }
 
 #[cfg(test)]
@@ -1215,28 +1058,5 @@ mod tests {
         assert!((h.quantile_ms(0.5) - 5.0).abs() < 0.05);
         assert!((h.quantile_ms(0.99) - 9.9).abs() < 0.1);
         assert_eq!(h.max_us, 10_000);
-    }
-
-    #[test]
-    fn move_lists() {
-        let b: BoardLite =
-            serde_json::from_str(r#"{"board":"A","fen":"x","legal":["e2e4","N@f3","a\u0032a3"]}"#)
-                .unwrap();
-        let legal = b.legal.unwrap();
-        assert_eq!(legal, MoveList("e2e4 N@f3 a2a3".into()));
-        let mut rng = StdRng::seed_from_u64(1);
-        for _ in 0..50 {
-            let m = pick(&legal, &mut rng);
-            assert!(["e2e4", "N@f3", "a2a3"].contains(&m.as_str()));
-        }
-        let none: BoardLite = serde_json::from_str(r#"{"board":"B","legal":null}"#).unwrap();
-        assert!(none.legal.is_none());
-    }
-
-    #[test]
-    fn only_loopback() {
-        assert!(Target::parse("http://127.0.0.1:8099").is_ok());
-        assert!(Target::parse("http://10.0.0.1:8099").is_err());
-        assert!(Target::parse("https://127.0.0.1:8099").is_err());
     }
 }

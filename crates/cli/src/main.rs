@@ -8,6 +8,8 @@ use bughouse_core::{divide, perft, BoardGame, Position, Preset, Rules};
 use clap::{Parser, Subcommand};
 
 mod arena;
+mod chaos;
+mod client;
 mod loadtest;
 mod replay;
 mod tournament;
@@ -97,6 +99,10 @@ enum Command {
     },
     /// Load-test a running server with simulated players (loopback only); see `--help`.
     Loadtest(loadtest::Args),
+    /// Crash-test the server: start it, play matches with simulated players, kill it with
+    /// SIGKILL at random moments and restart it, then check that no acknowledged move or result
+    /// was lost, duplicated or changed; see `--help`.
+    Chaos(chaos::Args),
     /// Run a team tournament kept in a JSON file: teams, pairings with seats, results,
     /// standings.
     Tournament {
@@ -157,6 +163,7 @@ fn main() -> ExitCode {
         Command::Serve { addr, database } => serve(addr, database),
         Command::Tournament { command } => tournament::run(command),
         Command::Loadtest(args) => loadtest::main(args),
+        Command::Chaos(args) => chaos::main(args),
         Command::Arena(args) => arena::main(args),
         Command::Uci => uci_engine::main(),
         Command::Replay { rules, time, files } => {
