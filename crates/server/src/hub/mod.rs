@@ -1,0 +1,276 @@
+//! The live-game state machine: every match, seat and connection of the server, changed only by
+//! [`Hub::apply`] with the time passed in. No sockets, no database, no clock inside: the adapter
+//! (`http.rs`) turns websocket frames into [`Input`]s, executes the [`Effect`]s in order (stores
+//! before sends, so a move is stored before it is acknowledged) and wakes the hub for flags.
+//!
+//! A file per concern: [`effects`] (what the adapter must do), `live` (one match's state and
+//! clocks), `views` (what clients see), `conn` (frames, rate limits, acknowledgements, hello),
+//! `create`, `seats`, `play` (moves, lag, flags, ends), `actions` (resignation, draws, claims),
+//! `talk`, `bots` and `restore`.
+
+mod actions;
+mod bots;
+mod conn;
+mod create;
+pub mod effects;
+mod live;
+mod play;
+mod restore;
+mod seats;
+mod talk;
+mod views;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::time::Duration;
+
+use bughouse_core::{
+    BoardId, DrawClaim, EndReason, Match, MatchError, PartnerTalk, Position, Preset, Rules, Seat,
+    TimeControl,
+};
+use bughouse_protocol::{
+    BoardState, ClientFrame, ClientMessage, Clocks, ErrorCode, MatchState, MoveInfo, ResultInfo,
+    RuleSetting, SeatInfo, ServerMessage, TalkEntry, TalkKind, MAX_CHAT, MAX_CLIENT_MESSAGE,
+    MAX_NAME,
+};
+use rand::rngs::StdRng;
+use rand::{RngCore, SeedableRng};
+use sha2::{Digest, Sha256};
+
+pub use effects::{Effect, StoreOp};
+pub use live::rule_settings;
+use live::*;
+pub use restore::RestoreError;
+use views::bpgn_of;
+
+/// A connection, numbered by the adapter.
+pub type ConnId = u64;
+
+/// The most a flag fall waits for a move compensated for lag (see `docs/protocol.md`).
+pub const MAX_FLAG_GRACE: Duration = Duration::from_secs(2);
+
+/// Acknowledged action ids a seat's recent actions keep, to answer a resent action again.
+const RECENT_ACTIONS: usize = 64;
+
+/// Messages per second a connection may send on average, and the burst it may save up.
+const RATE_PER_SEC: f64 = 20.0;
+
+const RATE_BURST: f64 = 40.0;
+
+/// Refusals in a row after which a flooding connection is closed.
+const MAX_REFUSALS: u32 = 100;
+
+/// What happens to the hub.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// A websocket opened.
+    Connected(ConnId),
+    /// A websocket closed.
+    Disconnected(ConnId),
+    /// A text frame arrived.
+    Text(ConnId, String),
+    /// A frame that is not text, or too large, arrived.
+    Invalid(ConnId, &'static str),
+    /// Time passed: apply flags.
+    Tick,
+    /// A bot's answer to an [`Effect::BotTurn`].
+    Bot(BotReply),
+    /// A sitting bot's time to look again.
+    BotWake {
+        /// The match.
+        match_id: String,
+        /// The bot's seat.
+        seat: Seat,
+    },
+}
+
+/// The bot levels a seat may be given (1 weakest).
+pub const BOT_LEVELS: std::ops::RangeInclusive<u8> = 1..=8;
+
+/// A partner message between a bot and its partner: the kind and, for `need` and
+/// `dont_give`, the piece letter.
+pub type BotTalk = (TalkKind, Option<String>);
+
+/// A bot's turn: the adapter runs the engine on a copy of the match and answers with
+/// [`Input::Bot`].
+#[derive(Debug, Clone)]
+pub struct BotTurn {
+    /// The match.
+    pub match_id: String,
+    /// The bot's seat.
+    pub seat: Seat,
+    /// Its level, in [`BOT_LEVELS`].
+    pub level: u8,
+    /// The number of moves on the bot's board when it was asked: a reply for another count
+    /// is stale and dropped.
+    pub ply: usize,
+    /// The match as it stands.
+    pub game: Box<Match>,
+    /// Match time now.
+    pub at: Duration,
+    /// What its partner said since the last turn.
+    pub heard: Vec<BotTalk>,
+}
+
+impl PartialEq for BotTurn {
+    fn eq(&self, other: &BotTurn) -> bool {
+        (
+            &self.match_id,
+            self.seat,
+            self.level,
+            self.ply,
+            self.at,
+            &self.heard,
+        ) == (
+            &other.match_id,
+            other.seat,
+            other.level,
+            other.ply,
+            other.at,
+            &other.heard,
+        )
+    }
+}
+
+/// What a bot decided on its turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotReply {
+    /// The match.
+    pub match_id: String,
+    /// The bot's seat.
+    pub seat: Seat,
+    /// [`BotTurn::ply`] of the turn it answers.
+    pub ply: usize,
+    /// A move in UCI, or `None` to sit (not move now, the clock running).
+    pub uci: Option<String>,
+    /// What it says to its partner.
+    pub talk: Vec<BotTalk>,
+}
+
+/// Every live match and connection.
+pub struct Hub {
+    matches: HashMap<String, LiveMatch>,
+    conns: HashMap<ConnId, Conn>,
+    /// (flag time in server time, match id): when to look at a match's clocks.
+    deadlines: BTreeSet<(Duration, String)>,
+    /// Each scheduled match's entry in `deadlines`, to replace it without a scan.
+    deadline_of: HashMap<String, Duration>,
+    /// The finished matches in memory, which [`Hub::evict_finished`] looks at (not all).
+    finished: HashSet<String>,
+    /// Matches whose bots must be looked at on the next tick (restored ones).
+    bots_pending: HashSet<String>,
+    rng: StdRng,
+    now: Duration,
+    /// The client's id of the action being applied.
+    action: Option<u64>,
+    /// The lag compensation of the move just played, for its acknowledgement.
+    last_lag: Option<Duration>,
+}
+
+/// Why a match could not be created.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CreateError {
+    /// The rules are unknown.
+    #[error(transparent)]
+    Rules(#[from] bughouse_core::UnknownPreset),
+    /// The time control cannot be read.
+    #[error(transparent)]
+    TimeControl(#[from] bughouse_core::ParseTimeControlError),
+    /// A field of a custom rule set is unknown or cannot take its value.
+    #[error(transparent)]
+    Field(#[from] bughouse_core::RuleFieldError),
+}
+
+impl Hub {
+    /// An empty hub. `seed` seeds the generator of match ids and seat tokens: give it real
+    /// entropy in production, a constant in tests.
+    pub fn new(seed: [u8; 32]) -> Hub {
+        Hub {
+            matches: HashMap::new(),
+            conns: HashMap::new(),
+            deadlines: BTreeSet::new(),
+            deadline_of: HashMap::new(),
+            finished: HashSet::new(),
+            bots_pending: HashSet::new(),
+            rng: StdRng::from_seed(seed),
+            now: Duration::ZERO,
+            action: None,
+            last_lag: None,
+        }
+    }
+
+    /// The number of live (not finished) matches.
+    pub fn live_matches(&self) -> usize {
+        self.matches.values().filter(|m| !m.finished).count()
+    }
+
+    /// The next moment the hub must be woken with [`Input::Tick`], if any.
+    pub fn next_deadline(&self) -> Option<Duration> {
+        self.deadlines.first().map(|(t, _)| *t)
+    }
+
+    /// Applies one input at server time `now`.
+    pub fn apply(&mut self, input: Input, now: Duration) -> Vec<Effect> {
+        self.now = now;
+        let mut fx = Vec::new();
+        match input {
+            Input::Connected(conn) => {
+                self.conns.insert(
+                    conn,
+                    Conn {
+                        match_id: None,
+                        seat: None,
+                        tokens: RATE_BURST,
+                        last_refill: now,
+                        refusals: 0,
+                        rtt: None,
+                    },
+                );
+            }
+            Input::Disconnected(conn) => self.disconnect(conn, &mut fx),
+            Input::Invalid(conn, why) => {
+                let code = if why.contains("large") {
+                    ErrorCode::TooLarge
+                } else {
+                    ErrorCode::BadMessage
+                };
+                fx.push(Effect::Send(vec![conn], error(code, why)));
+                self.refuse(conn, &mut fx);
+            }
+            Input::Text(conn, text) => self.text(conn, &text, &mut fx),
+            Input::Tick => self.tick(&mut fx),
+            Input::Bot(reply) => self.bot_reply(reply, &mut fx),
+            Input::BotWake { match_id, seat } => {
+                if let Some(b) = self
+                    .matches
+                    .get_mut(&match_id)
+                    .map(|m| &mut m.bots[seat_index(seat)])
+                {
+                    if b.sitting {
+                        // Anything counts as new: ask again.
+                        b.asked = b.asked.map(|(ply, _)| (ply, usize::MAX));
+                        self.bot_turns(&match_id, &mut fx);
+                    }
+                }
+            }
+        }
+        fx
+    }
+
+    /// Whether the match is in memory.
+    pub fn has_match(&self, match_id: &str) -> bool {
+        self.matches.contains_key(match_id)
+    }
+
+    /// Drops finished matches nobody watches any more (they stay in the database archive).
+    pub fn evict_finished(&mut self) {
+        let matches = &mut self.matches;
+        self.finished.retain(|id| match matches.get(id) {
+            Some(m) if m.finished && m.watchers.is_empty() => {
+                matches.remove(id);
+                false
+            }
+            Some(m) => m.finished,
+            None => false,
+        });
+    }
+}

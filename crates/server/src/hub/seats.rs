@@ -1,0 +1,271 @@
+//! Seats before the start: sitting, bots, standing up, the start itself; rematches.
+
+use super::*;
+
+impl Hub {
+    pub(super) fn add_bot(
+        &mut self,
+        conn: ConnId,
+        id: &str,
+        seat: &str,
+        level: Option<u8>,
+        fx: &mut Vec<Effect>,
+    ) {
+        let Some(seat) = parse_seat(seat) else {
+            fx.push(Effect::Send(
+                vec![conn],
+                error(
+                    ErrorCode::BadMessage,
+                    "seat must be WhiteA, BlackA, WhiteB or BlackB",
+                ),
+            ));
+            return;
+        };
+        let level = level.unwrap_or(*BOT_LEVELS.end());
+        if !BOT_LEVELS.contains(&level) {
+            fx.push(Effect::Send(
+                vec![conn],
+                error(
+                    ErrorCode::BadMessage,
+                    format!(
+                        "a bot level is {} to {}",
+                        BOT_LEVELS.start(),
+                        BOT_LEVELS.end()
+                    ),
+                ),
+            ));
+            return;
+        }
+        let Some(m) = self.matches.get_mut(id) else {
+            return;
+        };
+        if let Err((code, message)) = m.seat_free(seat) {
+            fx.push(Effect::Send(vec![conn], error(code, message)));
+            return;
+        }
+        let name = format!("Bot {level}");
+        m.seats[seat_index(seat)] = Some(SeatHolder {
+            name: name.clone(),
+            token_hash: bot_marker(level),
+            bot: Some(level),
+        });
+        fx.push(Effect::Store(StoreOp::SetSeat {
+            match_id: id.to_owned(),
+            seat: seat_index(seat) as u8,
+            name,
+            token_hash: bot_marker(level),
+            bot: true,
+        }));
+        self.maybe_start(id, fx);
+        self.broadcast_state(id, fx);
+    }
+
+    pub(super) fn sit(
+        &mut self,
+        conn: ConnId,
+        id: &str,
+        seat: &str,
+        name: &str,
+        fx: &mut Vec<Effect>,
+    ) {
+        let Some(seat) = parse_seat(seat) else {
+            fx.push(Effect::Send(
+                vec![conn],
+                error(
+                    ErrorCode::BadMessage,
+                    "seat must be WhiteA, BlackA, WhiteB or BlackB",
+                ),
+            ));
+            return;
+        };
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
+        {
+            fx.push(Effect::Send(
+                vec![conn],
+                error(
+                    ErrorCode::BadMessage,
+                    format!("a name has 1 to {MAX_NAME} printable characters"),
+                ),
+            ));
+            return;
+        }
+        let token = self.random_id(24);
+        let Some(m) = self.matches.get_mut(id) else {
+            return;
+        };
+        if let Err((code, message)) = m.seat_free(seat) {
+            fx.push(Effect::Send(vec![conn], error(code, message)));
+            return;
+        }
+        // One seat per connection: leave the old one.
+        let old = self.conns.get(&conn).and_then(|c| c.seat);
+        if let Some(old) = old {
+            m.seats[seat_index(old)] = None;
+            fx.push(Effect::Store(StoreOp::ClearSeat {
+                match_id: id.to_owned(),
+                seat: seat_index(old) as u8,
+            }));
+        }
+        let token_hash = hash_token(&token);
+        m.seats[seat_index(seat)] = Some(SeatHolder {
+            name: name.to_owned(),
+            token_hash: token_hash.clone(),
+            bot: None,
+        });
+        fx.push(Effect::Store(StoreOp::SetSeat {
+            match_id: id.to_owned(),
+            seat: seat_index(seat) as u8,
+            name: name.to_owned(),
+            token_hash,
+            bot: false,
+        }));
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.seat = Some(seat);
+        }
+        fx.push(Effect::Send(
+            vec![conn],
+            ServerMessage::Seated {
+                seat: seat_name(seat),
+                token,
+            },
+        ));
+        self.maybe_start(id, fx);
+        self.broadcast_state(id, fx);
+    }
+
+    pub(super) fn maybe_start(&mut self, id: &str, fx: &mut Vec<Effect>) {
+        let now = self.now;
+        let Some(m) = self.matches.get_mut(id) else {
+            return;
+        };
+        if m.game.is_started() || m.seats.iter().any(Option::is_none) {
+            return;
+        }
+        // The match starts when all four seats are filled; all four clocks start together
+        // (F3.1, M6.4).
+        m.epoch = now;
+        m.ahead = Duration::ZERO;
+        if m.game.start(Duration::ZERO).is_ok() {
+            fx.push(Effect::Store(StoreOp::Start {
+                match_id: id.to_owned(),
+            }));
+            fx.push(Effect::Store(StoreOp::ClockAnchor {
+                match_id: id.to_owned(),
+                zero_at_ms: signed_ms(now, Duration::ZERO),
+            }));
+            self.schedule(id);
+            self.bot_turns(id, fx);
+        }
+    }
+
+    pub(super) fn stand(
+        &mut self,
+        conn: ConnId,
+        id: &str,
+        seat: Option<Seat>,
+        fx: &mut Vec<Effect>,
+    ) {
+        let Some(seat) = seat else {
+            fx.push(Effect::Send(
+                vec![conn],
+                error(ErrorCode::NotSeated, "you have no seat"),
+            ));
+            return;
+        };
+        let Some(m) = self.matches.get_mut(id) else {
+            return;
+        };
+        if m.game.is_started() {
+            fx.push(Effect::Send(
+                vec![conn],
+                error(
+                    ErrorCode::NotAllowed,
+                    "the match has started: resign instead",
+                ),
+            ));
+            return;
+        }
+        m.seats[seat_index(seat)] = None;
+        fx.push(Effect::Store(StoreOp::ClearSeat {
+            match_id: id.to_owned(),
+            seat: seat_index(seat) as u8,
+        }));
+        // Every connection of that seat loses it.
+        for c in self.conns.values_mut() {
+            if c.match_id.as_deref() == Some(id) && c.seat == Some(seat) {
+                c.seat = None;
+            }
+        }
+        self.broadcast_state(id, fx);
+    }
+
+    pub(super) fn rematch(
+        &mut self,
+        conn: ConnId,
+        id: &str,
+        seat: Option<Seat>,
+        swap: bool,
+        fx: &mut Vec<Effect>,
+    ) {
+        if seat.is_none() {
+            fx.push(Effect::Send(
+                vec![conn],
+                error(ErrorCode::NotSeated, "only players ask for a rematch"),
+            ));
+            return;
+        }
+        let Some(m) = self.matches.get(id) else {
+            return;
+        };
+        if !m.finished {
+            fx.push(Effect::Send(
+                vec![conn],
+                error(ErrorCode::NotAllowed, "the match is not over"),
+            ));
+            return;
+        }
+        let slot = usize::from(swap);
+        if let Some(existing) = m.rematch[slot].clone() {
+            fx.push(Effect::Send(
+                vec![conn],
+                ServerMessage::Rematch { match_id: existing },
+            ));
+            return;
+        }
+        let rules = *m.game.rules();
+        let tc = m.game.time_control();
+        // Same teams: each team takes the other colours (WhiteA <-> BlackA, WhiteB <-> BlackB),
+        // so partners stay partners. Swapped: the players of board B change places, so each
+        // player gets a new partner.
+        let mapping: [usize; 4] = if swap { [0, 1, 3, 2] } else { [1, 0, 3, 2] };
+        let holders: Vec<Option<SeatHolder>> = m.seats.to_vec();
+        let watchers = m.watchers.clone();
+        let (new_id, mut created) = self.create_with(rules, tc, Some(id.to_owned()));
+        fx.append(&mut created);
+        if let Some(nm) = self.matches.get_mut(&new_id) {
+            for (old, holder) in holders.into_iter().enumerate() {
+                if let Some(holder) = holder {
+                    let new_seat = mapping[old];
+                    fx.push(Effect::Store(StoreOp::SetSeat {
+                        match_id: new_id.clone(),
+                        seat: new_seat as u8,
+                        name: holder.name.clone(),
+                        // The players keep their secret: the same token opens the new seat.
+                        token_hash: holder.token_hash.clone(),
+                        bot: holder.bot.is_some(),
+                    }));
+                    nm.seats[new_seat] = Some(holder);
+                }
+            }
+        }
+        if let Some(m) = self.matches.get_mut(id) {
+            m.rematch[slot] = Some(new_id.clone());
+        }
+        self.maybe_start(&new_id, fx);
+        fx.push(Effect::Send(
+            watchers,
+            ServerMessage::Rematch { match_id: new_id },
+        ));
+    }
+}
