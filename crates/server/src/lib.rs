@@ -2,26 +2,30 @@
 //! spectators, an archive, all stored in SQLite or PostgreSQL.
 //!
 //! - [`hub`]: the live-game state machine, `apply(input, now) -> effects`, with no sockets,
-//!   database or clock inside;
-//! - [`http`]: the axum routes and the websocket adapter onto the hub, and the task that owns
-//!   the hub, executes its effects (stores before sends) and wakes it for flag falls;
+//!   database or clock inside, a file per concern;
+//! - `app`: start-up (the store opened, matches restored from the last heartbeat, the tasks
+//!   spawned, the routes served);
+//! - `runtime`: the task that owns the hub and wakes it for flag falls, the committer (stores
+//!   before sends) and the sender;
+//! - `http`: the routes, the websocket adapter (it only translates) and the one JSON error;
 //! - [`persist`]: what the hub's store effects become in the database;
 //! - `tournaments`: tournaments in the browser (`/api/tournaments`, `/t/{id}`) on top of
 //!   `bughouse_tournament`, with rounds played as server matches whose results are entered as
 //!   they end;
 //! - [`assets`]: the web front end, built by `build.rs` with npm and embedded in the binary.
 
-mod api_error;
+mod app;
 pub mod assets;
 mod bots;
-pub mod http;
+mod http;
 pub mod hub;
 pub mod persist;
+mod runtime;
 mod tournaments;
 
 use std::net::SocketAddr;
 
-pub use http::{run, serve_on, Server};
+pub use app::{run, serve_on, Server};
 
 /// How to run the server.
 #[derive(Debug, Clone)]

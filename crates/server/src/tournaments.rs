@@ -36,8 +36,8 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, Mutex};
 
-use crate::api_error::ApiError;
-use crate::http::HubHandle;
+use crate::http::ApiError;
+use crate::runtime::HubHandle;
 
 /// The longest tournament or team name.
 const MAX_NAME: usize = 80;

@@ -1,0 +1,187 @@
+//! Starting the server: the database opened, the matches in progress restored from the last
+//! heartbeat, the runtime's tasks (hub, committer, sender, heartbeat, checkpoints) spawned, the
+//! routes served.
+
+use std::net::SocketAddr;
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::serve::ListenerExt;
+use bughouse_store::Store;
+use tokio::net::TcpListener;
+use tokio::sync::mpsc;
+
+use crate::bots::BotRunner;
+use crate::http::App;
+use crate::hub::{Effect, Hub, Input};
+use crate::persist::{store_write, unix_ms};
+use crate::runtime::{hub_task, Command, HubHandle};
+use crate::tournaments;
+use crate::{Config, ServerError};
+
+/// A running server, for tests: its address and a handle to stop it.
+pub struct Server {
+    /// The address it listens on.
+    pub addr: SocketAddr,
+    task: tokio::task::JoinHandle<Result<(), ServerError>>,
+}
+
+impl Server {
+    /// Stops the server at once (as a crash would: nothing is flushed beyond what is stored).
+    pub fn abort(self) {
+        self.task.abort();
+    }
+}
+
+/// Runs the server until it fails.
+///
+/// # Errors
+///
+/// The database cannot be opened, or the address cannot be bound.
+pub async fn run(config: Config) -> Result<(), ServerError> {
+    let listener = TcpListener::bind(config.addr)
+        .await
+        .map_err(|source| ServerError::Bind {
+            addr: config.addr,
+            source,
+        })?;
+    let store = Store::connect(&config.database).await?;
+    tracing::info!(addr = %listener.local_addr()?, database = %config.database, "serving");
+    serve(listener, store).await
+}
+
+/// Starts a server on an already bound listener in the background (tests use port 0).
+///
+/// # Errors
+///
+/// The database cannot be opened.
+pub async fn serve_on(listener: TcpListener, database: &str) -> Result<Server, ServerError> {
+    let store = Store::connect(database).await?;
+    let addr = listener.local_addr()?;
+    let task = tokio::spawn(serve(listener, store));
+    Ok(Server { addr, task })
+}
+
+pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), ServerError> {
+    let started = Instant::now();
+    let clock = ServerClock {
+        started,
+        unix_ms: unix_ms(),
+    };
+    let mut seed = [0u8; 32];
+    getrandom::fill(&mut seed).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let mut hub = Hub::new(seed);
+    // Matches that were in progress when the server stopped go on, each from the moment the
+    // server was last alive.
+    let last_alive = store.last_alive(NODE).await?;
+    let mut anchors = Vec::new();
+    for stored in store.live_matches().await? {
+        let alive_at = clock.alive_at(last_alive, stored.clock_anchor_ms);
+        match hub.restore(&stored, started.elapsed(), alive_at) {
+            Ok(fx) => anchors.extend(fx.into_iter().filter_map(|e| match e {
+                Effect::Store(op) => Some(store_write(op, clock.unix_ms)),
+                _ => None,
+            })),
+            Err(e) => tracing::error!(match_id = %stored.id, "cannot restore: {e}"),
+        }
+    }
+    for result in store.apply_batch(&anchors).await {
+        if let Err(e) = result {
+            tracing::error!("storage: {e}");
+        }
+    }
+    tokio::spawn(heartbeat(store.clone()));
+    let (tx, rx) = mpsc::channel(4096);
+    // Bot answers come back to the hub as inputs.
+    let (bot_tx, mut bot_rx) = mpsc::channel::<Input>(1024);
+    let to_hub = tx.clone();
+    tokio::spawn(async move {
+        while let Some(input) = bot_rx.recv().await {
+            if to_hub.send(Command::Input(input)).await.is_err() {
+                return;
+            }
+        }
+    });
+    let bots = BotRunner::new(bot_tx);
+    let (finished_tx, finished_rx) = mpsc::unbounded_channel();
+    tokio::spawn(hub_task(hub, rx, store.clone(), clock, bots, finished_tx));
+    tokio::spawn(checkpoints(store.clone()));
+    let hub_handle = HubHandle {
+        tx: tx.clone(),
+        store: store.clone(),
+    };
+    let tournaments = Arc::new(tournaments::Service::load(store.clone(), hub_handle).await?);
+    tokio::spawn(tournaments::results_task(tournaments.clone(), finished_rx));
+    let app = App {
+        tx,
+        store,
+        next_conn: Arc::new(AtomicU64::new(1)),
+        started,
+    };
+    let router = crate::http::router(app, tournaments);
+    // Moves are small messages that must leave at once: no Nagle delay.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("TCP_NODELAY: {e}");
+        }
+    });
+    axum::serve(listener, router).await?;
+    Ok(())
+}
+
+/// Where server time (the hub's `now`) stands against Unix time.
+#[derive(Clone, Copy)]
+pub(crate) struct ServerClock {
+    /// Server time 0.
+    pub(crate) started: Instant,
+    /// Unix milliseconds at server time 0.
+    pub(crate) unix_ms: i64,
+}
+
+impl ServerClock {
+    /// The match time at which the server was last alive: its last heartbeat against the
+    /// match's clock anchor (Unix milliseconds of match time 0).
+    fn alive_at(&self, last_alive: Option<i64>, anchor: Option<i64>) -> Option<Duration> {
+        let since_zero = last_alive? - anchor?;
+        Some(Duration::from_millis(u64::try_from(since_zero).ok()?))
+    }
+}
+
+/// The name under which this server writes its heartbeat (one node for now).
+pub(crate) const NODE: &str = "local";
+
+/// How often the server records that it is alive (the bound on the clock error after a crash,
+/// see `docs/protocol.md`).
+pub(crate) const HEARTBEAT_EVERY: Duration = Duration::from_secs(1);
+
+/// Records every [`HEARTBEAT_EVERY`] that the server is alive, as long as it runs.
+pub(crate) async fn heartbeat(store: Store) {
+    let mut every = tokio::time::interval(HEARTBEAT_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        if let Err(e) = store.heartbeat(NODE, unix_ms()).await {
+            tracing::warn!("heartbeat: {e}");
+        }
+    }
+}
+
+/// How often the SQLite log is copied into the database file in the background.
+pub(crate) const CHECKPOINT_EVERY: Duration = Duration::from_millis(50);
+
+/// Keeps SQLite's checkpoints off the commits' path (see [`Store::checkpoint`]), as long as the
+/// server runs.
+pub(crate) async fn checkpoints(store: Store) {
+    if store.backend() != bughouse_store::Backend::Sqlite {
+        return;
+    }
+    let mut every = tokio::time::interval(CHECKPOINT_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        if let Err(e) = store.checkpoint().await {
+            tracing::debug!("checkpoint: {e}");
+        }
+    }
+}

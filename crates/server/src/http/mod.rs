@@ -1,0 +1,50 @@
+//! The HTTP side: the routes of matches, the archive and the rules; the websocket adapter; the
+//! pages; one JSON error for every refusal. Tournaments add their own routes
+//! (`crate::tournaments`).
+
+mod error;
+mod matches;
+mod pages;
+mod websocket;
+
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::routing::{get, post};
+use axum::Router;
+use bughouse_store::Store;
+use tokio::sync::mpsc;
+
+pub(crate) use error::ApiError;
+
+use crate::runtime::Command;
+use crate::tournaments;
+
+/// What every route may use: the hub task's inbox, the store, connection numbers, the start.
+#[derive(Clone)]
+pub(crate) struct App {
+    pub(crate) tx: mpsc::Sender<Command>,
+    pub(crate) store: Store,
+    pub(crate) next_conn: Arc<AtomicU64>,
+    pub(crate) started: Instant,
+}
+
+/// Every route of the server.
+pub(crate) fn router(app: App, tournaments: Arc<tournaments::Service>) -> Router {
+    Router::new()
+        .route("/", get(pages::index))
+        .route("/m/{id}", get(pages::index))
+        .route("/assets/{*path}", get(pages::asset))
+        .route("/api/matches", post(matches::create))
+        .route("/api/matches/{id}", get(matches::state))
+        .route("/api/matches/{id}/bpgn", get(matches::bpgn))
+        .route("/api/matches/{id}/positions", get(matches::positions))
+        .route("/api/archive", get(matches::archive))
+        .route("/api/rules", get(matches::rules_catalog))
+        .route("/ws", get(websocket::websocket))
+        .with_state(app)
+        .merge(tournaments::router(tournaments))
+        .fallback(pages::no_route)
+        .method_not_allowed_fallback(pages::no_method)
+}

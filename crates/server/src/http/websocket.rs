@@ -1,0 +1,107 @@
+//! The websocket adapter: frames in, commands to the hub; messages out; pings that measure the
+//! round trip. It only translates.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::response::Response;
+use bughouse_protocol::MAX_CLIENT_MESSAGE;
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::mpsc;
+
+use crate::http::App;
+use crate::hub::Input;
+use crate::runtime::{Command, Outgoing};
+
+/// How often the server pings each websocket to measure its round trip.
+pub(crate) const PING_EVERY: Duration = Duration::from_secs(5);
+
+/// The initial read buffer of a websocket, in bytes (client messages are at most 4096).
+pub(crate) const WS_READ_BUFFER: usize = 4096;
+
+pub(crate) async fn websocket(State(app): State<App>, ws: WebSocketUpgrade) -> Response {
+    // Frames up to 16 times the protocol limit are read so that the hub can answer a too large
+    // message with an error; anything larger closes the connection.
+    // The read buffer is allocated (and zeroed) per connection: 4 KiB instead of the default
+    // 128 KiB keeps thousands of connections small; larger frames still grow it as needed.
+    ws.max_message_size(MAX_CLIENT_MESSAGE * 16)
+        .read_buffer_size(WS_READ_BUFFER)
+        .on_upgrade(move |socket| client(socket, app))
+}
+
+pub(crate) async fn client(socket: WebSocket, app: App) {
+    let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
+    let (out_tx, mut out_rx) = mpsc::unbounded_channel();
+    if app
+        .tx
+        .send(Command::Connect(conn, out_tx.clone()))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    let (mut sink, mut stream) = socket.split();
+    let writer = tokio::spawn(async move {
+        while let Some(first) = out_rx.recv().await {
+            // Whatever is queued by now goes out together, with one flush.
+            let mut next = Some(first);
+            while let Some(out) = next {
+                let fed = match out {
+                    Outgoing::Text(text) => sink.feed(Message::Text(text)).await,
+                    Outgoing::Ping(payload) => sink.feed(Message::Ping(payload.into())).await,
+                    Outgoing::Close => {
+                        let _ = sink.close().await;
+                        return;
+                    }
+                };
+                if fed.is_err() {
+                    return;
+                }
+                next = out_rx.try_recv().ok();
+            }
+            if sink.flush().await.is_err() {
+                return;
+            }
+        }
+    });
+    let started = app.started;
+    let pinger = tokio::spawn(async move {
+        let mut every = tokio::time::interval(PING_EVERY);
+        loop {
+            every.tick().await;
+            let stamp = u64::try_from(started.elapsed().as_micros()).unwrap_or(0);
+            if out_tx
+                .send(Outgoing::Ping(stamp.to_be_bytes().to_vec()))
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    while let Some(frame) = stream.next().await {
+        let command = match frame {
+            Ok(Message::Text(text)) => Command::Input(Input::Text(conn, text.as_str().to_owned())),
+            Ok(Message::Binary(_)) => Command::Input(Input::Invalid(
+                conn,
+                "binary frames are not accepted; send JSON text",
+            )),
+            Ok(Message::Pong(payload)) => {
+                let Ok(bytes) = <[u8; 8]>::try_from(payload.as_ref()) else {
+                    continue;
+                };
+                let sent = Duration::from_micros(u64::from_be_bytes(bytes));
+                Command::Rtt(conn, app.started.elapsed().saturating_sub(sent))
+            }
+            Ok(Message::Ping(_)) => continue,
+            Ok(Message::Close(_)) | Err(_) => break,
+        };
+        if app.tx.send(command).await.is_err() {
+            break;
+        }
+    }
+    let _ = app.tx.send(Command::Disconnect(conn)).await;
+    pinger.abort();
+    writer.abort();
+}

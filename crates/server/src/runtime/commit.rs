@@ -1,0 +1,149 @@
+//! Stores before sends: the committer writes each batch's store effects in one transaction,
+//! then the sender delivers its messages (each serialised once) and runs what waited for them.
+
+use std::collections::HashMap;
+
+use axum::extract::ws::Utf8Bytes;
+use bughouse_store::Store;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::app::ServerClock;
+
+use crate::hub::{ConnId, Effect, StoreOp};
+use crate::persist::store_write;
+use crate::tournaments::Finished;
+
+use super::*;
+
+/// What the hub task hands the committer (and the committer the sender) for one batch of
+/// commands.
+#[derive(Default)]
+pub(crate) struct Commit {
+    /// Connections opened (with their outgoing queue) and closed, in order.
+    pub(crate) conns: Vec<(ConnId, Option<mpsc::UnboundedSender<Outgoing>>)>,
+    /// The hub's effects, in order (without the store effects, once stored).
+    pub(crate) effects: Vec<Effect>,
+    /// To run once the batch's writes are stored and its messages sent (answers).
+    pub(crate) after: Vec<Box<dyn FnOnce() + Send>>,
+}
+
+/// Stores the batches of the hub task in order, then hands them to the sender task. While it
+/// waits for the database the hub goes on with the next commands; the batches that queue up
+/// meanwhile are stored together in one transaction (one commit, one `fsync`), and their
+/// messages sent after it, so nothing is acknowledged before it is stored. Matches that ended
+/// are reported to `finished` once stored (the tournaments enter their results).
+pub(crate) async fn committer(
+    mut rx: mpsc::Receiver<Commit>,
+    store: Store,
+    clock: ServerClock,
+    finished: mpsc::UnboundedSender<Finished>,
+) {
+    let (send_tx, send_rx) = mpsc::channel::<Vec<Commit>>(COMMIT_QUEUE);
+    tokio::spawn(sender(send_rx));
+    let mut queued = Vec::with_capacity(COMMIT_QUEUE);
+    while rx.recv_many(&mut queued, COMMIT_QUEUE).await > 0 {
+        let mut writes = Vec::new();
+        let mut ended = Vec::new();
+        for commit in &mut queued {
+            let mut others = Vec::with_capacity(commit.effects.len());
+            for effect in commit.effects.drain(..) {
+                match effect {
+                    Effect::Store(op) => {
+                        if let StoreOp::Finish {
+                            match_id, result, ..
+                        } = &op
+                        {
+                            ended.push((match_id.clone(), result.boards.clone()));
+                        }
+                        writes.push(store_write(op, clock.unix_ms));
+                    }
+                    other => others.push(other),
+                }
+            }
+            commit.effects = others;
+        }
+        if !writes.is_empty() {
+            for result in store.apply_batch(&writes).await {
+                if let Err(e) = result {
+                    tracing::error!("storage: {e}");
+                }
+            }
+        }
+        for end in ended {
+            let _ = finished.send(end);
+        }
+        // Stored: the messages may go, while the next batches are stored.
+        let stored = std::mem::replace(&mut queued, Vec::with_capacity(COMMIT_QUEUE));
+        if send_tx.send(stored).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// Waits until everything handed to the committer so far is stored (and sent).
+pub(crate) async fn stored(commit_tx: &mpsc::Sender<Commit>) {
+    let (done, wait) = oneshot::channel();
+    let barrier = Commit {
+        after: vec![Box::new(move || {
+            let _ = done.send(());
+        })],
+        ..Commit::default()
+    };
+    if commit_tx.send(barrier).await.is_ok() {
+        let _ = wait.await;
+    }
+}
+
+/// Sends the messages of stored batches, in order, and runs what waited for them.
+pub(crate) async fn sender(mut rx: mpsc::Receiver<Vec<Commit>>) {
+    let mut senders: HashMap<ConnId, mpsc::UnboundedSender<Outgoing>> = HashMap::new();
+    while let Some(commits) = rx.recv().await {
+        for commit in commits {
+            for (conn, tx) in commit.conns {
+                match tx {
+                    Some(tx) => {
+                        senders.insert(conn, tx);
+                    }
+                    None => {
+                        senders.remove(&conn);
+                    }
+                }
+            }
+            send(commit.effects, &senders);
+            for after in commit.after {
+                after();
+            }
+        }
+    }
+}
+
+/// Sends the messages (each serialised once) and closes.
+pub(crate) fn send(
+    effects: Vec<Effect>,
+    senders: &HashMap<ConnId, mpsc::UnboundedSender<Outgoing>>,
+) {
+    for effect in effects {
+        match effect {
+            Effect::Send(to, msg) => {
+                let text: Utf8Bytes = match serde_json::to_string(&msg) {
+                    Ok(t) => t.into(),
+                    Err(e) => {
+                        tracing::error!("cannot encode a message: {e}");
+                        continue;
+                    }
+                };
+                for conn in to {
+                    if let Some(tx) = senders.get(&conn) {
+                        let _ = tx.send(Outgoing::Text(text.clone()));
+                    }
+                }
+            }
+            Effect::Close(conn) => {
+                if let Some(tx) = senders.get(&conn) {
+                    let _ = tx.send(Outgoing::Close);
+                }
+            }
+            Effect::Store(_) | Effect::BotTurn(_) => {}
+        }
+    }
+}

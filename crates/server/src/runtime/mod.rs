@@ -1,0 +1,281 @@
+//! The tasks around the hub. One task owns the [`Hub`]. Websocket readers send it commands
+//! through a channel; it applies a batch of them and hands the effects to the committer task,
+//! which executes the store effects in order (batches that queued up meanwhile in one
+//! transaction), and then to the sender task, which serialises each message once and sends it,
+//! so every accepted move is stored before it is acknowledged. The three work side by side: the
+//! hub goes on with the next batch while the committer waits for the database and the sender
+//! sends the batch stored before. The hub also wakes for flag falls.
+
+mod commit;
+
+pub(crate) use commit::*;
+
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use bughouse_protocol::{CreateMatch, MatchState};
+use bughouse_store::Store;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::app::ServerClock;
+
+use crate::bots::BotRunner;
+use crate::hub::{ConnId, Effect, Hub, Input, StoreOp};
+use crate::tournaments::Finished;
+
+/// The most commands the hub applies before it hands their effects to the committer.
+pub(crate) const BATCH: usize = 512;
+
+/// The most batches waiting for the committer (the hub waits beyond); they are stored together.
+pub(crate) const COMMIT_QUEUE: usize = 64;
+
+pub(crate) enum Outgoing {
+    /// Shared by every recipient of the message (serialised once).
+    Text(Utf8Bytes),
+    Ping(Vec<u8>),
+    Close,
+}
+
+pub(crate) enum Command {
+    Connect(ConnId, mpsc::UnboundedSender<Outgoing>),
+    Disconnect(ConnId),
+    Input(Input),
+    Rtt(ConnId, Duration),
+    Create {
+        request: CreateMatch,
+        reply: oneshot::Sender<Result<String, String>>,
+    },
+    State {
+        id: String,
+        reply: oneshot::Sender<Option<MatchState>>,
+    },
+    Positions {
+        id: String,
+        reply: oneshot::Sender<Option<Vec<[String; 2]>>>,
+    },
+    Bpgn {
+        id: String,
+        reply: oneshot::Sender<Option<String>>,
+    },
+}
+
+/// What other parts of the server (the tournaments) may ask of the hub task.
+#[derive(Clone)]
+pub(crate) struct HubHandle {
+    pub(crate) tx: mpsc::Sender<Command>,
+    pub(crate) store: Store,
+}
+
+impl HubHandle {
+    /// Creates a match; its id once it is stored.
+    pub(crate) async fn create_match(
+        &self,
+        rules: &str,
+        time_control: &str,
+    ) -> Result<String, String> {
+        let (reply, answer) = oneshot::channel();
+        let request = CreateMatch {
+            rules: rules.to_owned(),
+            time_control: time_control.to_owned(),
+            custom: Default::default(),
+        };
+        if self
+            .tx
+            .send(Command::Create { request, reply })
+            .await
+            .is_err()
+        {
+            return Err("server is stopping".to_owned());
+        }
+        answer
+            .await
+            .unwrap_or_else(|_| Err("server is stopping".to_owned()))
+    }
+
+    /// A match's record as BPGN: the record so far of a match in memory, else the archive's.
+    pub(crate) async fn bpgn(
+        &self,
+        id: &str,
+    ) -> Result<Option<String>, bughouse_store::StoreError> {
+        let (reply, answer) = oneshot::channel();
+        let _ = self
+            .tx
+            .send(Command::Bpgn {
+                id: id.to_owned(),
+                reply,
+            })
+            .await;
+        match answer.await {
+            Ok(Some(text)) => Ok(Some(text)),
+            _ => self.store.bpgn(id).await,
+        }
+    }
+}
+
+pub(crate) async fn hub_task(
+    mut hub: Hub,
+    mut rx: mpsc::Receiver<Command>,
+    store: Store,
+    clock: ServerClock,
+    bots: BotRunner,
+    finished: mpsc::UnboundedSender<Finished>,
+) {
+    let started = clock.started;
+    let (commit_tx, commit_rx) = mpsc::channel(COMMIT_QUEUE);
+    tokio::spawn(committer(commit_rx, store.clone(), clock, finished));
+    let mut batch = Vec::with_capacity(BATCH);
+    loop {
+        // Wake for the next flag fall (its deadline includes the grace for lag).
+        let wake = hub.next_deadline().map(|t| t + Duration::from_millis(1));
+        let sleep = async {
+            match wake {
+                Some(t) => {
+                    tokio::time::sleep_until(tokio::time::Instant::from_std(started + t)).await
+                }
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            n = rx.recv_many(&mut batch, BATCH) => {
+                if n == 0 {
+                    return;
+                }
+            }
+            () = sleep => {}
+        }
+        let now = started.elapsed();
+        let mut commit = Commit::default();
+        for command in batch.drain(..) {
+            match command {
+                Command::Connect(conn, tx) => {
+                    commit.conns.push((conn, Some(tx)));
+                    commit
+                        .effects
+                        .extend(hub.apply(Input::Connected(conn), now));
+                }
+                Command::Disconnect(conn) => {
+                    commit.conns.push((conn, None));
+                    commit
+                        .effects
+                        .extend(hub.apply(Input::Disconnected(conn), now));
+                }
+                Command::Input(input) => {
+                    if let Input::Text(_, text) = &input {
+                        let fx = load_if_archived(&mut hub, &store, &commit_tx, text, now).await;
+                        commit.effects.extend(fx);
+                    }
+                    commit.effects.extend(hub.apply(input, now));
+                }
+                Command::Rtt(conn, rtt) => hub.observe_rtt(conn, rtt),
+                Command::Create { request, reply } => {
+                    match hub.create_custom(
+                        &request.rules,
+                        &request.custom,
+                        &request.time_control,
+                        now,
+                    ) {
+                        Ok((id, fx)) => {
+                            commit.effects.extend(fx);
+                            // The match exists once it is stored: answer after the stores.
+                            commit.after.push(Box::new(move || {
+                                let _ = reply.send(Ok(id));
+                            }));
+                        }
+                        Err(e) => {
+                            let _ = reply.send(Err(e.to_string()));
+                        }
+                    }
+                }
+                Command::State { id, reply } => {
+                    let fx = load_match(&mut hub, &store, &commit_tx, &id, now).await;
+                    commit.effects.extend(fx);
+                    let _ = reply.send(hub.public_state(&id, now));
+                }
+                Command::Positions { id, reply } => {
+                    let fx = load_match(&mut hub, &store, &commit_tx, &id, now).await;
+                    commit.effects.extend(fx);
+                    let _ = reply.send(hub.positions(&id));
+                }
+                Command::Bpgn { id, reply } => match hub.bpgn(&id) {
+                    Some(text) => {
+                        let _ = reply.send(Some(text));
+                    }
+                    // Not in memory: the caller reads the archive, once what the hub handed
+                    // the committer (the end of that match, say) is stored.
+                    None => commit.after.push(Box::new(move || {
+                        let _ = reply.send(None);
+                    })),
+                },
+            }
+        }
+        commit.effects.extend(hub.apply(Input::Tick, now));
+        // Bot turns go to the bot runner; a finished match's bots are freed.
+        for effect in std::mem::take(&mut commit.effects) {
+            match effect {
+                Effect::BotTurn(turn) => bots.turn(turn),
+                other => {
+                    if let Effect::Store(StoreOp::Finish { match_id, .. }) = &other {
+                        bots.forget(match_id);
+                    }
+                    commit.effects.push(other);
+                }
+            }
+        }
+        if commit_tx.send(commit).await.is_err() {
+            return;
+        }
+        hub.evict_finished();
+    }
+}
+
+/// A `hello` for a match that is not in memory (finished and evicted, or unknown): load it from
+/// the database so it can be watched and replayed.
+pub(crate) async fn load_if_archived(
+    hub: &mut Hub,
+    store: &Store,
+    commit_tx: &mpsc::Sender<Commit>,
+    text: &str,
+    now: Duration,
+) -> Vec<Effect> {
+    if !text.contains("hello") {
+        return Vec::new();
+    }
+    match serde_json::from_str(text) {
+        Ok(bughouse_protocol::ClientMessage::Hello { match_id, .. }) => {
+            load_match(hub, store, commit_tx, &match_id, now).await
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Loads a match that is not in memory (finished and evicted) from the store; the effects of
+/// its restore.
+pub(crate) async fn load_match(
+    hub: &mut Hub,
+    store: &Store,
+    commit_tx: &mpsc::Sender<Commit>,
+    id: &str,
+    now: Duration,
+) -> Vec<Effect> {
+    if hub.has_match(id) || id.len() > 64 {
+        return Vec::new();
+    }
+    // The database must first have what the hub handed over (the end of an evicted match).
+    stored(commit_tx).await;
+    match store.load_match(id).await {
+        // Only a finished match can be missing from memory while the server runs: it is not
+        // running anywhere, so it resumes (were it not finished) from its last record.
+        Ok(Some(stored)) => match hub.restore(&stored, now, None) {
+            Ok(fx) => fx,
+            Err(e) => {
+                tracing::error!(match_id = %id, "cannot load: {e}");
+                Vec::new()
+            }
+        },
+        Ok(None) => Vec::new(),
+        Err(e) => {
+            tracing::error!(match_id = %id, "cannot load: {e}");
+            Vec::new()
+        }
+    }
+}
