@@ -14,9 +14,9 @@ use tokio::sync::mpsc;
 
 use crate::bots::BotRunner;
 use crate::http::App;
-use crate::hub::{Effect, Hub, Input};
+use crate::hub::{shard_of, Effect, Hub, Input};
 use crate::persist::{store_write, unix_ms};
-use crate::runtime::{hub_task, Command, HubHandle};
+use crate::runtime::{hub_task, HubHandle, Shards};
 use crate::tournaments;
 use crate::{Config, ServerError};
 
@@ -69,15 +69,20 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
         started,
         unix_ms: unix_ms(),
     };
-    let mut seed = [0u8; 32];
-    getrandom::fill(&mut seed).map_err(|e| std::io::Error::other(e.to_string()))?;
-    let mut hub = Hub::new(seed);
+    let count = shard_count();
+    let mut hubs = Vec::with_capacity(count);
+    for index in 0..count {
+        let mut seed = [0u8; 32];
+        getrandom::fill(&mut seed).map_err(|e| std::io::Error::other(e.to_string()))?;
+        hubs.push(Hub::shard(seed, index, count));
+    }
     // Matches that were in progress when the server stopped go on, each from the moment the
-    // server was last alive.
+    // server was last alive, on the shard of its id.
     let last_alive = store.last_alive(NODE).await?;
     let mut anchors = Vec::new();
     for stored in store.live_matches().await? {
         let alive_at = clock.alive_at(last_alive, stored.clock_anchor_ms);
+        let hub = &mut hubs[shard_of(&stored.id, count)];
         match hub.restore(&stored, started.elapsed(), alive_at) {
             Ok(fx) => anchors.extend(fx.into_iter().filter_map(|e| match e {
                 Effect::Store(op) => Some(store_write(op, clock.unix_ms)),
@@ -92,29 +97,46 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
         }
     }
     tokio::spawn(heartbeat(store.clone()));
-    let (tx, rx) = mpsc::channel(4096);
-    // Bot answers come back to the hub as inputs.
+    let mut inboxes = Vec::with_capacity(count);
+    let mut tasks = Vec::with_capacity(count);
+    for hub in hubs {
+        let (tx, rx) = mpsc::channel(4096);
+        inboxes.push(tx);
+        tasks.push((hub, rx));
+    }
+    let shards = Shards::new(inboxes);
+    // Bot answers come back to their match's hub as inputs; the bots of all shards share the
+    // cores.
     let (bot_tx, mut bot_rx) = mpsc::channel::<Input>(1024);
-    let to_hub = tx.clone();
+    let to_hubs = shards.clone();
     tokio::spawn(async move {
         while let Some(input) = bot_rx.recv().await {
-            if to_hub.send(Command::Input(input)).await.is_err() {
+            if !to_hubs.bot(input).await {
                 return;
             }
         }
     });
     let bots = BotRunner::new(bot_tx);
     let (finished_tx, finished_rx) = mpsc::unbounded_channel();
-    tokio::spawn(hub_task(hub, rx, store.clone(), clock, bots, finished_tx));
+    for (hub, rx) in tasks {
+        tokio::spawn(hub_task(
+            hub,
+            rx,
+            store.clone(),
+            clock,
+            bots.clone(),
+            finished_tx.clone(),
+        ));
+    }
     tokio::spawn(checkpoints(store.clone()));
     let hub_handle = HubHandle {
-        tx: tx.clone(),
+        shards: shards.clone(),
         store: store.clone(),
     };
     let tournaments = Arc::new(tournaments::Service::load(store.clone(), hub_handle).await?);
     tokio::spawn(tournaments::results_task(tournaments.clone(), finished_rx));
     let app = App {
-        tx,
+        shards,
         store,
         next_conn: Arc::new(AtomicU64::new(1)),
         started,
@@ -128,6 +150,15 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
     });
     axum::serve(listener, router).await?;
     Ok(())
+}
+
+/// The number of hub shards: `BUGHOUSE_SHARDS` if set, else one per core.
+fn shard_count() -> usize {
+    std::env::var("BUGHOUSE_SHARDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|n: &usize| (1..=256).contains(n))
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
 /// Where server time (the hub's `now`) stands against Unix time.

@@ -614,3 +614,26 @@ fn a_bot_takes_a_seat_is_asked_for_its_moves_and_talks_with_its_partner() {
     );
     assert!(error_code(&fx, 5).is_some());
 }
+
+#[test]
+fn a_shard_makes_up_ids_of_its_own_matches_and_rematches() {
+    use bughouse_server::hub::shard_of;
+    for index in 0..3 {
+        let mut hub = Hub::shard([9; 32], index, 3);
+        let now = Duration::from_secs(1);
+        for _ in 0..20 {
+            let (id, _) = hub.create_match("fide", "5+0", now).expect("valid");
+            assert_eq!(shard_of(&id, 3), index, "{id}");
+        }
+    }
+    // The hash is stable (stored ids keep their shard across restarts) and spreads ids.
+    assert_eq!(shard_of("abc", 1), 0);
+    let spread: Vec<usize> =
+        (0..200)
+            .map(|i| shard_of(&format!("m{i}"), 4))
+            .fold(vec![0; 4], |mut n, s| {
+                n[s] += 1;
+                n
+            });
+    assert!(spread.iter().all(|&n| n > 30), "{spread:?}");
+}

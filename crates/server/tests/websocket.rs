@@ -730,3 +730,31 @@ async fn four_bots_play_a_match_to_its_end_while_a_spectator_watches() {
         answer.body
     );
 }
+
+/// One connection watches match after match: each `hello` answers with that match's state,
+/// whichever hub shard runs it (matches are spread over the shards).
+#[tokio::test]
+async fn one_connection_watches_matches_of_every_shard() {
+    let server = TestServer::start().await;
+    let addr = server.addr;
+    let mut ids = Vec::new();
+    for _ in 0..6 {
+        ids.push(create_match(addr, "fide", "5+0").await);
+    }
+    let mut c = Client::connect(addr, "watcher").await;
+    for round in 0..2 {
+        for id in &ids {
+            c.send(&ClientMessage::Hello {
+                match_id: id.clone(),
+                token: None,
+            })
+            .await;
+            let (state, you) = c.state().await;
+            assert_eq!(&state.match_id, id, "round {round}");
+            assert_eq!(you, None);
+        }
+    }
+    // Seated players of a match on any shard play on after the watcher has moved on.
+    let mut clients = seat_four(addr, &ids[3]).await;
+    play(&mut clients, 0, "e2e4").await;
+}

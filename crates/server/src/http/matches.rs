@@ -24,7 +24,8 @@ pub(crate) async fn create(
     })?;
     let (reply, answer) = oneshot::channel();
     if app
-        .tx
+        .shards
+        .next()
         .send(Command::Create { request, reply })
         .await
         .is_err()
@@ -66,7 +67,7 @@ pub(crate) async fn state(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let (reply, answer) = oneshot::channel();
-    let _ = app.tx.send(Command::State { id, reply }).await;
+    let _ = app.shards.of(&id).send(Command::State { id, reply }).await;
     match answer.await {
         Ok(Some(state)) => Ok(Json(state).into_response()),
         _ => Err(ApiError::no_match()),
@@ -78,7 +79,11 @@ pub(crate) async fn positions(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let (reply, answer) = oneshot::channel();
-    let _ = app.tx.send(Command::Positions { id, reply }).await;
+    let _ = app
+        .shards
+        .of(&id)
+        .send(Command::Positions { id, reply })
+        .await;
     match answer.await {
         Ok(Some(p)) => Ok(Json(p).into_response()),
         _ => Err(ApiError::no_match()),
@@ -90,7 +95,7 @@ pub(crate) async fn bpgn(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let hub = HubHandle {
-        tx: app.tx.clone(),
+        shards: app.shards.clone(),
         store: app.store.clone(),
     };
     // A finished match has its BPGN in the archive; one in progress, the record so far.

@@ -14,17 +14,15 @@ use std::time::Instant;
 use axum::routing::{get, post};
 use axum::Router;
 use bughouse_store::Store;
-use tokio::sync::mpsc;
-
 pub(crate) use error::ApiError;
 
-use crate::runtime::Command;
+use crate::runtime::Shards;
 use crate::tournaments;
 
 /// What every route may use: the hub task's inbox, the store, connection numbers, the start.
 #[derive(Clone)]
 pub(crate) struct App {
-    pub(crate) tx: mpsc::Sender<Command>,
+    pub(crate) shards: Shards,
     pub(crate) store: Store,
     pub(crate) next_conn: Arc<AtomicU64>,
     pub(crate) started: Instant,

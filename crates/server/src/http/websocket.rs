@@ -7,7 +7,7 @@ use std::time::Duration;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
-use bughouse_protocol::MAX_CLIENT_MESSAGE;
+use bughouse_protocol::{ClientFrame, ClientMessage, MAX_CLIENT_MESSAGE};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 
@@ -34,14 +34,6 @@ pub(crate) async fn websocket(State(app): State<App>, ws: WebSocketUpgrade) -> R
 pub(crate) async fn client(socket: WebSocket, app: App) {
     let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
     let (out_tx, mut out_rx) = mpsc::unbounded_channel();
-    if app
-        .tx
-        .send(Command::Connect(conn, out_tx.clone()))
-        .await
-        .is_err()
-    {
-        return;
-    }
     let (mut sink, mut stream) = socket.split();
     let writer = tokio::spawn(async move {
         while let Some(first) = out_rx.recv().await {
@@ -67,12 +59,13 @@ pub(crate) async fn client(socket: WebSocket, app: App) {
         }
     });
     let started = app.started;
+    let ping_tx = out_tx.clone();
     let pinger = tokio::spawn(async move {
         let mut every = tokio::time::interval(PING_EVERY);
         loop {
             every.tick().await;
             let stamp = u64::try_from(started.elapsed().as_micros()).unwrap_or(0);
-            if out_tx
+            if ping_tx
                 .send(Outgoing::Ping(stamp.to_be_bytes().to_vec()))
                 .is_err()
             {
@@ -80,6 +73,9 @@ pub(crate) async fn client(socket: WebSocket, app: App) {
             }
         }
     });
+    // The connection belongs to the shard of the match its last `hello` named (shard 0 before
+    // any): it joins that shard's hub, and moves when a `hello` names a match of another.
+    let mut shard: Option<usize> = None;
     while let Some(frame) = stream.next().await {
         let command = match frame {
             Ok(Message::Text(text)) => Command::Input(Input::Text(conn, text.as_str().to_owned())),
@@ -97,11 +93,48 @@ pub(crate) async fn client(socket: WebSocket, app: App) {
             Ok(Message::Ping(_)) => continue,
             Ok(Message::Close(_)) | Err(_) => break,
         };
-        if app.tx.send(command).await.is_err() {
+        let target = match &command {
+            Command::Input(Input::Text(_, text)) => hello_match(text)
+                .map(|id| app.shards.index_of(&id))
+                .or(shard),
+            _ => shard,
+        }
+        .unwrap_or(0);
+        if shard != Some(target) {
+            if let Some(old) = shard {
+                let _ = app.shards.at(old).send(Command::Disconnect(conn)).await;
+            }
+            let joined = app
+                .shards
+                .at(target)
+                .send(Command::Connect(conn, out_tx.clone()))
+                .await;
+            if joined.is_err() {
+                break;
+            }
+            shard = Some(target);
+        }
+        if app.shards.at(target).send(command).await.is_err() {
             break;
         }
     }
-    let _ = app.tx.send(Command::Disconnect(conn)).await;
+    if let Some(old) = shard {
+        let _ = app.shards.at(old).send(Command::Disconnect(conn)).await;
+    }
     pinger.abort();
     writer.abort();
+}
+
+/// The match a `hello` names, if the frame is one.
+fn hello_match(text: &str) -> Option<String> {
+    if !text.contains("hello") {
+        return None;
+    }
+    match serde_json::from_str::<ClientFrame>(text) {
+        Ok(ClientFrame {
+            msg: ClientMessage::Hello { match_id, .. },
+            ..
+        }) => Some(match_id),
+        _ => None,
+    }
 }

@@ -59,7 +59,8 @@ impl Hub {
     ) -> (String, Vec<Effect>) {
         let id = loop {
             let id = self.random_id(10);
-            if !self.matches.contains_key(&id) {
+            let (index, count) = self.shard;
+            if !self.matches.contains_key(&id) && shard_of(&id, count) == index {
                 break id;
             }
         };

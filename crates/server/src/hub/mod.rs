@@ -1,6 +1,6 @@
 //! The live-game state machine: every match, seat and connection of the server, changed only by
 //! [`Hub::apply`] with the time passed in. No sockets, no database, no clock inside: the adapter
-//! (`http.rs`) turns websocket frames into [`Input`]s, executes the [`Effect`]s in order (stores
+//! (`runtime`, `http`) turns websocket frames into [`Input`]s, executes the [`Effect`]s in order (stores
 //! before sends, so a move is stored before it is acknowledged) and wakes the hub for flags.
 //!
 //! A file per concern: [`effects`] (what the adapter must do), `live` (one match's state and
@@ -164,6 +164,19 @@ pub struct Hub {
     action: Option<u64>,
     /// The lag compensation of the move just played, for its acknowledgement.
     last_lag: Option<Duration>,
+    /// This hub's shard and the number of shards.
+    shard: (usize, usize),
+}
+
+/// The shard, of `count`, that runs the match `match_id` (FNV-1a of the id): every command about
+/// a match goes to that shard's hub.
+pub fn shard_of(match_id: &str, count: usize) -> usize {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in match_id.bytes() {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    (hash % count.max(1) as u64) as usize
 }
 
 /// Why a match could not be created.
@@ -195,6 +208,16 @@ impl Hub {
             now: Duration::ZERO,
             action: None,
             last_lag: None,
+            shard: (0, 1),
+        }
+    }
+
+    /// A hub that is shard `index` of `count`: the ids of the matches it creates (rematches
+    /// too) are those [`shard_of`] sends to it.
+    pub fn shard(seed: [u8; 32], index: usize, count: usize) -> Hub {
+        Hub {
+            shard: (index, count.max(1)),
+            ..Hub::new(seed)
         }
     }
 

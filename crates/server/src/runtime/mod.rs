@@ -7,8 +7,10 @@
 //! sends the batch stored before. The hub also wakes for flag falls.
 
 mod commit;
+mod shards;
 
 pub(crate) use commit::*;
+pub(crate) use shards::Shards;
 
 use std::time::Duration;
 
@@ -62,7 +64,7 @@ pub(crate) enum Command {
 /// What other parts of the server (the tournaments) may ask of the hub task.
 #[derive(Clone)]
 pub(crate) struct HubHandle {
-    pub(crate) tx: mpsc::Sender<Command>,
+    pub(crate) shards: Shards,
     pub(crate) store: Store,
 }
 
@@ -80,7 +82,8 @@ impl HubHandle {
             custom: Default::default(),
         };
         if self
-            .tx
+            .shards
+            .next()
             .send(Command::Create { request, reply })
             .await
             .is_err()
@@ -99,7 +102,8 @@ impl HubHandle {
     ) -> Result<Option<String>, bughouse_store::StoreError> {
         let (reply, answer) = oneshot::channel();
         let _ = self
-            .tx
+            .shards
+            .of(id)
             .send(Command::Bpgn {
                 id: id.to_owned(),
                 reply,

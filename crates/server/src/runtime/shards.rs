@@ -1,0 +1,64 @@
+//! The hub shards: matches are partitioned over N hubs, each owned by its own task with its own
+//! committer and sender, so that nothing is shared on a move's path. A match lives on the shard
+//! [`shard_of`] its id names; a new match goes to the next shard in turn (which makes up an id
+//! of its own).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+
+use super::Command;
+use crate::hub::{shard_of, Input};
+
+/// The inboxes of the hub tasks.
+#[derive(Clone)]
+pub(crate) struct Shards {
+    inboxes: Arc<[mpsc::Sender<Command>]>,
+    next: Arc<AtomicUsize>,
+}
+
+impl Shards {
+    pub(crate) fn new(inboxes: Vec<mpsc::Sender<Command>>) -> Shards {
+        Shards {
+            inboxes: inboxes.into(),
+            next: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    /// How many shards there are.
+    pub(crate) fn count(&self) -> usize {
+        self.inboxes.len()
+    }
+
+    /// The shard of a match, by its id.
+    pub(crate) fn index_of(&self, match_id: &str) -> usize {
+        shard_of(match_id, self.count())
+    }
+
+    /// The inbox of the shard of a match.
+    pub(crate) fn of(&self, match_id: &str) -> &mpsc::Sender<Command> {
+        &self.inboxes[self.index_of(match_id)]
+    }
+
+    /// The inbox of shard `index`.
+    pub(crate) fn at(&self, index: usize) -> &mpsc::Sender<Command> {
+        &self.inboxes[index % self.count()]
+    }
+
+    /// The inbox of the shard whose turn it is to create a match.
+    pub(crate) fn next(&self) -> &mpsc::Sender<Command> {
+        let i = self.next.fetch_add(1, Ordering::Relaxed);
+        self.at(i)
+    }
+
+    /// Sends a bot's answer or wake-up to the shard of its match.
+    pub(crate) async fn bot(&self, input: Input) -> bool {
+        let inbox = match &input {
+            Input::Bot(reply) => self.of(&reply.match_id),
+            Input::BotWake { match_id, .. } => self.of(match_id),
+            _ => self.at(0),
+        };
+        inbox.send(Command::Input(input)).await.is_ok()
+    }
+}
