@@ -203,7 +203,13 @@ impl Client {
 /// Four clients watch `id` and sit WhiteA, BlackA, WhiteB, BlackB in that order; the match
 /// starts. Returns them in seat order.
 async fn seat_four(addr: SocketAddr, id: &str) -> Vec<Client> {
+    seat_four_with_tokens(addr, id).await.0
+}
+
+/// [`seat_four`], with the seat tokens.
+async fn seat_four_with_tokens(addr: SocketAddr, id: &str) -> (Vec<Client>, Vec<String>) {
     let mut clients = Vec::new();
+    let mut tokens = Vec::new();
     for seat in SEATS {
         let mut c = Client::connect(addr, seat).await;
         c.send(&ClientMessage::Hello {
@@ -228,6 +234,7 @@ async fn seat_four(addr: SocketAddr, id: &str) -> Vec<Client> {
             .await;
         assert_eq!(seated.0, seat);
         assert!(seated.1.len() >= 16, "a seat token has some entropy");
+        tokens.push(seated.1);
         clients.push(c);
     }
     // Everyone sees the match start: the last state has all four seats and status `playing`.
@@ -238,7 +245,7 @@ async fn seat_four(addr: SocketAddr, id: &str) -> Vec<Client> {
         })
         .await;
     }
-    clients
+    (clients, tokens)
 }
 
 /// `seat` plays `uci`; every client then gets the `moved` (the mover's own answer first).
@@ -757,4 +764,111 @@ async fn one_connection_watches_matches_of_every_shard() {
     // Seated players of a match on any shard play on after the watcher has moved on.
     let mut clients = seat_four(addr, &ids[3]).await;
     play(&mut clients, 0, "e2e4").await;
+}
+
+/// Over real sockets: an action with an id is acknowledged after its `moved`; resent from a new
+/// connection of the same seat (a reconnect) it is acknowledged again and not applied twice;
+/// partner talk reaches both partners once and comes back in `talk_log` after a reconnect, to
+/// the team only; a wrong token gets `bad_token` and the connection watches.
+#[tokio::test]
+async fn actions_are_acknowledged_once_and_talk_is_kept_over_websockets() {
+    let server = TestServer::start().await;
+    let addr = server.addr;
+    let id = create_match(addr, "fide", "5+0").await;
+    let (mut clients, tokens) = seat_four_with_tokens(addr, &id).await;
+    let frame = |msg: ClientMessage, action: u64| {
+        serde_json::to_string(&bughouse_protocol::ClientFrame {
+            id: Some(action),
+            msg,
+        })
+        .expect("serializable")
+    };
+    let e4 = frame(ClientMessage::Move { uci: "e2e4".into() }, 41);
+    let talk = frame(
+        ClientMessage::Talk {
+            kind: bughouse_protocol::TalkKind::Text,
+            piece: None,
+            text: Some("gl partner".into()),
+        },
+        42,
+    );
+    clients[0].send_raw(&e4).await;
+    let mut order = Vec::new();
+    while order.len() < 2 {
+        match clients[0].recv().await {
+            ServerMessage::Moved { seq, .. } => order.push(("moved", seq)),
+            ServerMessage::Ack { id, seq, lag_ms } => {
+                assert_eq!((id, lag_ms.is_some()), (41, true));
+                order.push(("ack", seq));
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(order[0].0, "moved");
+    assert_eq!(order[1], ("ack", order[0].1));
+    clients[0].send_raw(&talk).await;
+    // The sender gets the server's copy, and so does his partner (BlackB).
+    for seat in [0, 3] {
+        let entry = clients[seat]
+            .until(|m| match m {
+                ServerMessage::Talk { entry } => Some(entry.clone()),
+                _ => None,
+            })
+            .await;
+        assert_eq!((entry.n, entry.text.as_deref()), (0, Some("gl partner")));
+    }
+
+    // WhiteA's connection drops; he comes back and resends both: acknowledged, not applied.
+    drop(clients.remove(0));
+    let mut again = Client::connect(addr, "WhiteA again").await;
+    again
+        .send(&ClientMessage::Hello {
+            match_id: id.clone(),
+            token: Some(tokens[0].clone()),
+        })
+        .await;
+    let (state, you) = again.state().await;
+    assert_eq!(you.as_deref(), Some("WhiteA"));
+    assert_eq!(state.moves.len(), 1);
+    assert_eq!(state.talk_log.len(), 1, "the team's talk comes back");
+    for (text, action) in [(&e4, 41), (&talk, 42)] {
+        again.send_raw(text).await;
+        let ack = again
+            .until(|m| match m {
+                ServerMessage::Ack { id, .. } => Some(*id),
+                ServerMessage::Moved { .. } | ServerMessage::Talk { .. } => {
+                    panic!("a resent action was applied again: {m:?}")
+                }
+                _ => None,
+            })
+            .await;
+        assert_eq!(ack, action);
+    }
+    let answer = http(addr, "GET", &format!("/api/matches/{id}"), None).await;
+    let public: MatchState = serde_json::from_str(&answer.body).expect("a MatchState");
+    assert_eq!(public.moves.len(), 1);
+    assert!(public.talk_log.is_empty(), "the public state has no talk");
+
+    // An opponent's reconnect shows his own team's talk only (none); a bad token watches.
+    let mut opponent = Client::connect(addr, "BlackA again").await;
+    opponent
+        .send(&ClientMessage::Hello {
+            match_id: id.clone(),
+            token: Some(tokens[1].clone()),
+        })
+        .await;
+    let (state, _) = opponent.state().await;
+    assert!(state.talk_log.is_empty());
+    let mut spectator = Client::connect(addr, "spectator").await;
+    spectator
+        .send(&ClientMessage::Hello {
+            match_id: id.clone(),
+            token: Some("not-a-token".into()),
+        })
+        .await;
+    let (code, _) = spectator.error().await;
+    assert_eq!(code, "bad_token");
+    let (state, you) = spectator.state().await;
+    assert_eq!(you, None);
+    assert!(state.talk_log.is_empty(), "spectators see no talk");
 }
