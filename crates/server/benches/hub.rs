@@ -80,7 +80,7 @@ fn moves(c: &mut Criterion) {
                 .sum();
             played += 1;
             // A fresh match now and then, so the record does not grow without bound.
-            if played % 400 == 0 {
+            if played.is_multiple_of(400) {
                 seated(&mut hub, now);
             }
             (fx, bytes)
