@@ -323,7 +323,7 @@ async fn player(
             pending.push(Pending {
                 id: next_id,
                 msg: ClientMessage::Sit {
-                    seat: me.to_owned(),
+                    seat: me.parse().unwrap_or(bughouse_protocol::SeatName::WhiteA),
                     name: format!("chaos{match_index}-{seat}"),
                 },
                 seen: None,
@@ -410,7 +410,10 @@ async fn player(
             };
             match msg {
                 ServerMessage::State { state, you } => {
-                    if token.is_some() && you.as_deref() != Some(me) && state.status != "finished" {
+                    if token.is_some()
+                        && you.map(|y| y.as_str()) != Some(me)
+                        && state.status != "finished"
+                    {
                         log.token_refused += 1;
                     }
                     if state.status == "finished" {

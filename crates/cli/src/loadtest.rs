@@ -1021,7 +1021,7 @@ async fn join(p: &mut Player, match_id: &str, seat: usize, index: usize) -> Resu
         token: None,
     };
     let sit = ClientMessage::Sit {
-        seat: SEATS[seat].to_owned(),
+        seat: bughouse_protocol::SeatName::ALL[seat % 4],
         name: format!("lt{index}-{seat}"),
     };
     for msg in [hello, sit] {

@@ -214,7 +214,9 @@ impl Client {
         })
         .await;
         self.until(|m| match m {
-            ServerMessage::State { state, you } => Some((state.clone(), you.clone())),
+            ServerMessage::State { state, you } => {
+                Some((state.clone(), you.map(|s| s.to_string())))
+            }
             _ => None,
         })
         .await
@@ -285,7 +287,7 @@ async fn a_killed_server_resumes_the_match_with_the_same_moves_and_clocks() {
         let mut c = Client::connect(addr, i).await;
         c.hello(&id, None).await;
         c.send(&ClientMessage::Sit {
-            seat: (*seat).to_owned(),
+            seat: seat.parse().expect("a seat name"),
             name: format!("{seat} player"),
         })
         .await;

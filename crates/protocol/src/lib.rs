@@ -20,8 +20,137 @@ pub const MAX_CHAT: usize = 300;
 /// The longest player name, in characters.
 pub const MAX_NAME: usize = 32;
 
-/// A seat name: `WhiteA`, `BlackA`, `WhiteB` or `BlackB`.
-pub type SeatName = String;
+/// Declares a wire enum: each variant written as its string, the string read back (anything
+/// else is refused by serde at the edge), `as_str`, `Display`, and comparison with `&str`.
+macro_rules! wire_enum {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $text:literal $(| $alias:literal)*),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum $name {
+            $($(#[$vmeta])* #[serde(rename = $text $(, alias = $alias)*)] $variant),+
+        }
+
+        impl $name {
+            /// Every value, in order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The value as it is written on the wire.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text),+
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = String;
+
+            fn from_str(s: &str) -> Result<$name, String> {
+                match s {
+                    $($text $(| $alias)* => Ok($name::$variant),)+
+                    other => Err(format!(
+                        "{other:?} is not one of {}",
+                        [$($text),+].join(", ")
+                    )),
+                }
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.as_str() == *other
+            }
+        }
+
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.as_str() == other
+            }
+        }
+    };
+}
+
+wire_enum!(
+    /// A seat: boards `A` and `B`, teams WhiteA + BlackB against BlackA + WhiteB.
+    SeatName {
+        /// White on board A.
+        WhiteA = "WhiteA",
+        /// Black on board A.
+        BlackA = "BlackA",
+        /// White on board B.
+        WhiteB = "WhiteB",
+        /// Black on board B.
+        BlackB = "BlackB",
+    }
+);
+
+wire_enum!(
+    /// One of the two boards.
+    BoardName {
+        /// Board A.
+        A = "A",
+        /// Board B.
+        B = "B",
+    }
+);
+
+wire_enum!(
+    /// Where a match is in its life.
+    Status {
+        /// Seats filling; the clocks have not started.
+        Waiting = "waiting",
+        /// The clocks run.
+        Playing = "playing",
+        /// Over: the result stands.
+        Finished = "finished",
+    }
+);
+
+wire_enum!(
+    /// The verdict of a board for the side to move.
+    Verdict {
+        /// He has a legal move.
+        Ongoing = "ongoing",
+        /// Mated.
+        Checkmate = "checkmate",
+        /// No legal move and none could come: a draw.
+        Stalemate = "stalemate",
+        /// No legal move now, but a piece from the partner could give one (F3.7).
+        Waiting = "waiting",
+    }
+);
+
+wire_enum!(
+    /// A draw claim.
+    Claim {
+        /// By repetition (F4.1).
+        Repetition = "repetition",
+        /// Under the move-count rule (K11F).
+        MoveCount = "move-count" | "move_count",
+    }
+);
+
+wire_enum!(
+    /// A piece a partner asks for or warns about.
+    Piece {
+        /// A pawn.
+        Pawn = "P",
+        /// A knight.
+        Knight = "N",
+        /// A bishop.
+        Bishop = "B",
+        /// A rook.
+        Rook = "R",
+        /// A queen.
+        Queen = "Q",
+    }
+);
 
 /// What a client sends.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -67,7 +196,7 @@ pub enum ClientMessage {
     /// Claim a draw: `repetition` or `move-count`.
     ClaimDraw {
         /// The claim.
-        claim: String,
+        claim: Claim,
     },
     /// A message to one's partner: free text where the rulebook allows it, or one of the
     /// quick messages (see [`TalkKind`]).
@@ -76,7 +205,7 @@ pub enum ClientMessage {
         kind: TalkKind,
         /// The piece it is about, for `need` and `dont_give` (`P`, `N`, `B`, `R`, `Q`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        piece: Option<String>,
+        piece: Option<Piece>,
         /// The text, for `text`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         text: Option<String>,
@@ -184,7 +313,7 @@ pub struct TalkEntry {
     pub kind: TalkKind,
     /// The piece, for `need` and `dont_give`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub piece: Option<String>,
+    pub piece: Option<Piece>,
     /// The text, for `text`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
@@ -229,7 +358,7 @@ pub struct SeatInfo {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BoardState {
     /// `A` or `B`.
-    pub board: String,
+    pub board: BoardName,
     /// The position, FEN with bracketed reserves and `~` for promoted pieces.
     pub fen: String,
     /// The last move on this board in UCI, for highlighting.
@@ -237,7 +366,7 @@ pub struct BoardState {
     /// Whether the side to move is in check.
     pub check: bool,
     /// `ongoing`, `checkmate`, `stalemate` or `waiting` for the side to move.
-    pub verdict: String,
+    pub verdict: Verdict,
     /// The legal moves in UCI, sent only to the player to move on this board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub legal: Option<Vec<String>>,
@@ -294,7 +423,7 @@ pub struct MatchState {
     /// The time control, `5+0`.
     pub time_control: String,
     /// `waiting` (for players), `playing` or `finished`.
-    pub status: String,
+    pub status: Status,
     /// The four seats.
     pub seats: Vec<SeatInfo>,
     /// Both boards.
@@ -508,4 +637,48 @@ pub struct ApiError {
     pub error: String,
     /// What was wrong, in words.
     pub message: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enum_values_are_checked_at_the_edge() {
+        let sit: ClientFrame =
+            serde_json::from_str(r#"{"type":"sit","seat":"BlackB","name":"x","id":3}"#).unwrap();
+        assert_eq!(sit.id, Some(3));
+        assert!(matches!(
+            sit.msg,
+            ClientMessage::Sit {
+                seat: SeatName::BlackB,
+                ..
+            }
+        ));
+        for bad in [
+            r#"{"type":"sit","seat":"Nowhere","name":"x"}"#,
+            r#"{"type":"talk","kind":"need","piece":"K"}"#,
+            r#"{"type":"claim_draw","claim":"boredom"}"#,
+        ] {
+            assert!(serde_json::from_str::<ClientFrame>(bad).is_err(), "{bad}");
+        }
+        let claim: ClientMessage =
+            serde_json::from_str(r#"{"type":"claim_draw","claim":"move_count"}"#).unwrap();
+        assert_eq!(
+            claim,
+            ClientMessage::ClaimDraw {
+                claim: Claim::MoveCount
+            }
+        );
+        assert_eq!(
+            serde_json::to_string(&Claim::MoveCount).unwrap(),
+            "\"move-count\""
+        );
+        assert_eq!(Status::Finished, "finished");
+        assert_eq!("Q".parse::<Piece>(), Ok(Piece::Queen));
+        assert_eq!(
+            serde_json::to_string(&ErrorCode::BadToken).unwrap(),
+            "\"bad_token\""
+        );
+    }
 }

@@ -18,7 +18,7 @@ fn seated(hub: &mut Hub, now: Duration) -> String {
         hub.apply(Input::Connected(conn), now);
         hello(hub, conn, &id, now);
         let sit = ClientMessage::Sit {
-            seat: seat.into(),
+            seat: seat.parse().expect("a seat"),
             name: format!("p{conn}"),
         };
         hub.apply(Input::Text(conn, serde_json::to_string(&sit).unwrap()), now);

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use bughouse_core::{Role, Seat};
 use bughouse_engine::{Action, Level, Limits, Talk, TeamBot};
-use bughouse_protocol::TalkKind;
+use bughouse_protocol::{Piece, TalkKind};
 use tokio::sync::{mpsc, Semaphore};
 
 use crate::hub::{BotReply, BotTalk, BotTurn, Input};
@@ -103,7 +103,7 @@ fn think(
         TeamBot::with_hash(level, seed.finish(), BOT_HASH_MB)
     });
     for (kind, piece) in &turn.heard {
-        if let Some(talk) = talk_from(*kind, piece.as_deref()) {
+        if let Some(talk) = talk_from(*kind, *piece) {
             bot.hear(talk);
         }
     }
@@ -133,11 +133,15 @@ fn think(
 }
 
 /// A partner's message as the engine hears it.
-pub(crate) fn talk_from(kind: TalkKind, piece: Option<&str>) -> Option<Talk> {
+pub(crate) fn talk_from(kind: TalkKind, piece: Option<Piece>) -> Option<Talk> {
     let role = || {
-        piece
-            .and_then(|p| p.chars().next())
-            .and_then(|c| Role::from_char(c.to_ascii_lowercase()))
+        Some(match piece? {
+            Piece::Pawn => Role::Pawn,
+            Piece::Knight => Role::Knight,
+            Piece::Bishop => Role::Bishop,
+            Piece::Rook => Role::Rook,
+            Piece::Queen => Role::Queen,
+        })
     };
     Some(match kind {
         TalkKind::Need => Talk::Need(role()?),
@@ -151,7 +155,16 @@ pub(crate) fn talk_from(kind: TalkKind, piece: Option<&str>) -> Option<Talk> {
 
 /// An engine message as the protocol says it.
 pub(crate) fn talk_to(talk: Talk) -> BotTalk {
-    let letter = |r: Role| Some(r.upper_char().to_string());
+    let letter = |r: Role| {
+        Some(match r {
+            Role::Pawn => Piece::Pawn,
+            Role::Knight => Piece::Knight,
+            Role::Bishop => Piece::Bishop,
+            Role::Rook => Piece::Rook,
+            // A king is never asked for; a queen stands for the strongest piece.
+            Role::Queen | Role::King => Piece::Queen,
+        })
+    };
     match talk {
         Talk::Need(r) => (TalkKind::Need, letter(r)),
         Talk::DontGive(r) => (TalkKind::DontGive, letter(r)),
@@ -175,10 +188,14 @@ mod tests {
             Talk::Flag,
         ] {
             let (kind, piece) = talk_to(talk);
-            assert_eq!(talk_from(kind, piece.as_deref()), Some(talk));
+            assert_eq!(talk_from(kind, piece), Some(talk));
         }
         assert_eq!(talk_from(TalkKind::Need, None), None);
-        assert_eq!(talk_from(TalkKind::DontGive, Some("x")), None);
+        assert_eq!(talk_from(TalkKind::Text, Some(Piece::Knight)), None);
+        assert!(
+            "x".parse::<Piece>().is_err(),
+            "an unknown piece letter is refused at the edge"
+        );
         assert_eq!(talk_from(TalkKind::Text, None), None);
     }
 

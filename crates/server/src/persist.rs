@@ -112,7 +112,7 @@ pub fn store_write(op: StoreOp, unix_zero_ms: i64) -> Write {
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_owned))
                 .unwrap_or_default(),
-            piece: entry.piece,
+            piece: entry.piece.map(|p| p.as_str().to_owned()),
             text: entry.text,
             at_ms: i(entry.at_ms),
             action_id: action_id.map(i),

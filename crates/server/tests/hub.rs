@@ -58,7 +58,7 @@ impl Harness {
             let fx = self.send(
                 conn,
                 &ClientMessage::Sit {
-                    seat: seat.into(),
+                    seat: seat.parse().unwrap(),
                     name: format!("player{conn}"),
                 },
             );
@@ -203,7 +203,7 @@ fn a_player_comes_back_to_his_seat_after_a_reconnect() {
     let ServerMessage::State { you, state } = &state[0] else {
         panic!("{state:?}")
     };
-    assert_eq!(you.as_deref(), Some("BlackA"));
+    assert_eq!(you.map(|s| s.as_str()), Some("BlackA"));
     assert_eq!(state.boards[0].legal.as_ref().map(Vec::len), Some(20));
     let fx = h.play(21, "e7e5");
     assert_eq!(error_code(&fx, 21), None);
@@ -258,7 +258,7 @@ fn partner_talk_reaches_only_the_partner() {
         1,
         &ClientMessage::Talk {
             kind: TalkKind::Need,
-            piece: Some("N".into()),
+            piece: Some("N".parse().unwrap()),
             text: None,
         },
     );
@@ -343,7 +343,7 @@ fn a_seat_is_taken_once_and_spectators_cannot_act() {
     h.send(
         1,
         &ClientMessage::Sit {
-            seat: "WhiteA".into(),
+            seat: "WhiteA".parse().unwrap(),
             name: "ann".into(),
         },
     );
@@ -351,7 +351,7 @@ fn a_seat_is_taken_once_and_spectators_cannot_act() {
     let fx = h.send(
         2,
         &ClientMessage::Sit {
-            seat: "WhiteA".into(),
+            seat: "WhiteA".parse().unwrap(),
             name: "bob".into(),
         },
     );
@@ -362,7 +362,7 @@ fn a_seat_is_taken_once_and_spectators_cannot_act() {
     let fx = h.send(
         2,
         &ClientMessage::AddBot {
-            seat: "WhiteA".into(),
+            seat: "WhiteA".parse().unwrap(),
             level: None,
         },
     );
@@ -401,7 +401,7 @@ fn rematch_keeps_the_teams_and_the_tokens() {
     let ServerMessage::State { you, state } = &to(&fx, 30)[0] else {
         panic!()
     };
-    assert_eq!(you.as_deref(), Some("BlackA"));
+    assert_eq!(you.map(|s| s.as_str()), Some("BlackA"));
     assert_eq!(state.status, "playing");
     assert_eq!(state.seats[1].name.as_deref(), Some("player1"));
     // His partner is still player4, now WhiteB.
@@ -496,7 +496,7 @@ fn a_bot_takes_a_seat_is_asked_for_its_moves_and_talks_with_its_partner() {
         h.send(
             conn,
             &ClientMessage::Sit {
-                seat: seat.into(),
+                seat: seat.parse().unwrap(),
                 name: format!("player{conn}"),
             },
         );
@@ -504,7 +504,7 @@ fn a_bot_takes_a_seat_is_asked_for_its_moves_and_talks_with_its_partner() {
     let fx = h.send(
         1,
         &ClientMessage::AddBot {
-            seat: "BlackB".into(),
+            seat: "BlackB".parse().unwrap(),
             level: Some(9),
         },
     );
@@ -512,7 +512,7 @@ fn a_bot_takes_a_seat_is_asked_for_its_moves_and_talks_with_its_partner() {
     let fx = h.send(
         1,
         &ClientMessage::AddBot {
-            seat: "BlackB".into(),
+            seat: "BlackB".parse().unwrap(),
             level: Some(3),
         },
     );
@@ -542,7 +542,7 @@ fn a_bot_takes_a_seat_is_asked_for_its_moves_and_talks_with_its_partner() {
         1,
         &ClientMessage::Talk {
             kind: TalkKind::Need,
-            piece: Some("N".into()),
+            piece: Some("N".parse().unwrap()),
             text: None,
         },
     );
@@ -557,7 +557,7 @@ fn a_bot_takes_a_seat_is_asked_for_its_moves_and_talks_with_its_partner() {
             seat: Seat::BLACK_B,
             ply: 1,
             uci: None,
-            talk: vec![(TalkKind::Need, Some("P".into()))],
+            talk: vec![(TalkKind::Need, Some("P".parse().unwrap()))],
         }),
         h.now,
     );
@@ -571,7 +571,10 @@ fn a_bot_takes_a_seat_is_asked_for_its_moves_and_talks_with_its_partner() {
     let fx = h.play(2, "d7d5");
     let turns = bot_turns(&fx);
     assert_eq!(turns.len(), 1, "{fx:?}");
-    assert_eq!(turns[0].heard, vec![(TalkKind::Need, Some("N".into()))]);
+    assert_eq!(
+        turns[0].heard,
+        vec![(TalkKind::Need, Some("N".parse().unwrap()))]
+    );
 
     // A stale answer (for another turn) is dropped; the right one is played for BlackB.
     let stale = h.hub.apply(
@@ -608,7 +611,7 @@ fn a_bot_takes_a_seat_is_asked_for_its_moves_and_talks_with_its_partner() {
     let fx = h.send(
         5,
         &ClientMessage::Sit {
-            seat: "BlackB".into(),
+            seat: "BlackB".parse().unwrap(),
             name: "intruder".into(),
         },
     );

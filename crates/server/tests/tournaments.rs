@@ -740,7 +740,7 @@ async fn online_round_result_from_the_server_match() {
             .await
             .unwrap();
         let sit = ClientMessage::Sit {
-            seat: (*seat).to_owned(),
+            seat: seat.parse().unwrap(),
             name: (*name).to_owned(),
         };
         ws.send(Message::Text(serde_json::to_string(&sit).unwrap().into()))

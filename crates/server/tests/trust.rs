@@ -93,7 +93,7 @@ impl Node {
                 .send(
                     conn,
                     ClientMessage::Sit {
-                        seat: seat.into(),
+                        seat: seat.parse().unwrap(),
                         name: format!("p{conn}"),
                     },
                 )
@@ -269,7 +269,7 @@ async fn play_to_the_end(node: &mut Node, ending: Ending) -> (String, Vec<String
                 .send(
                     1,
                     ClientMessage::ClaimDraw {
-                        claim: "repetition".into(),
+                        claim: "repetition".parse().unwrap(),
                     },
                 )
                 .await;
@@ -356,7 +356,7 @@ async fn every_ending_stands_after_eviction_and_restart() {
                     ClientMessage::Resign,
                     ClientMessage::OfferDraw,
                     ClientMessage::ClaimDraw {
-                        claim: "repetition".into(),
+                        claim: "repetition".parse().unwrap(),
                     },
                 ] {
                     let fx = node.send(conn, msg).await;
@@ -541,7 +541,7 @@ async fn partner_talk_is_kept_for_the_team_only() {
         1,
         ClientMessage::Talk {
             kind: TalkKind::Need,
-            piece: Some("N".into()),
+            piece: Some("N".parse().unwrap()),
             text: None,
         },
     )
@@ -587,7 +587,7 @@ async fn partner_talk_is_kept_for_the_team_only() {
         seen,
         [(0, "WhiteA", TalkKind::Need), (2, "BlackB", TalkKind::Text)]
     );
-    assert_eq!(mine[0].piece.as_deref(), Some("N"));
+    assert_eq!(mine[0].piece.map(|p| p.as_str()), Some("N"));
     assert_eq!(mine[1].text.as_deref(), Some("on its way"));
     assert_eq!(opponent.len(), 1, "BlackA sees his own team's talk only");
     assert_eq!(opponent[0].from, "BlackA");

@@ -186,7 +186,9 @@ impl Client {
 
     async fn state(&mut self) -> (MatchState, Option<String>) {
         self.until(|m| match m {
-            ServerMessage::State { state, you } => Some((state.clone(), you.clone())),
+            ServerMessage::State { state, you } => {
+                Some((state.clone(), you.map(|s| s.to_string())))
+            }
             _ => None,
         })
         .await
@@ -222,13 +224,13 @@ async fn seat_four_with_tokens(addr: SocketAddr, id: &str) -> (Vec<Client>, Vec<
         assert_eq!(state.status, "waiting");
         assert_eq!(you, None);
         c.send(&ClientMessage::Sit {
-            seat: seat.to_owned(),
+            seat: seat.parse().unwrap(),
             name: format!("player {seat}"),
         })
         .await;
         let seated = c
             .until(|m| match m {
-                ServerMessage::Seated { seat, token } => Some((seat.clone(), token.clone())),
+                ServerMessage::Seated { seat, token } => Some((*seat, token.clone())),
                 _ => None,
             })
             .await;
@@ -503,21 +505,19 @@ async fn bad_frames_get_errors_and_the_connection_stays_usable() {
     assert_eq!(state.rules, "minerva-2014");
     assert_eq!(state.time_control, "3+0");
 
-    c.send(&ClientMessage::Sit {
-        seat: "Nowhere".to_owned(),
-        name: "x".to_owned(),
-    })
-    .await;
+    // A seat that does not exist is refused by the schema at the edge.
+    c.send_raw(r#"{"type":"sit","seat":"Nowhere","name":"x"}"#)
+        .await;
     let (code, _) = c.error().await;
     assert_eq!(code, "bad_message");
     c.send(&ClientMessage::Sit {
-        seat: "BlackB".to_owned(),
+        seat: "BlackB".parse().unwrap(),
         name: "prober".to_owned(),
     })
     .await;
     let seat = c
         .until(|m| match m {
-            ServerMessage::Seated { seat, .. } => Some(seat.clone()),
+            ServerMessage::Seated { seat, .. } => Some(*seat),
             ServerMessage::Error { code, message, .. } => panic!("sit refused: {code}: {message}"),
             _ => None,
         })
@@ -535,7 +535,7 @@ async fn bad_frames_get_errors_and_the_connection_stays_usable() {
     other.state().await;
     other
         .send(&ClientMessage::Sit {
-            seat: "BlackB".to_owned(),
+            seat: "BlackB".parse().unwrap(),
             name: "other".to_owned(),
         })
         .await;
@@ -708,7 +708,7 @@ async fn four_bots_play_a_match_to_its_end_while_a_spectator_watches() {
     for (i, seat) in ["WhiteA", "BlackA", "WhiteB", "BlackB"].iter().enumerate() {
         watcher
             .send(&ClientMessage::AddBot {
-                seat: (*seat).into(),
+                seat: seat.parse().unwrap(),
                 level: Some(if i % 2 == 0 { 1 } else { 2 }),
             })
             .await;

@@ -45,18 +45,15 @@ impl Hub {
                 ("withdraw_draw", String::new(), Ok(()))
             }
             ClientMessage::ClaimDraw { claim } => {
-                let c = match claim.as_str() {
-                    "repetition" => DrawClaim::Repetition,
-                    "move-count" | "move_count" => DrawClaim::MoveCount,
-                    _ => {
-                        fx.push(Effect::Send(
-                            vec![conn],
-                            error(ErrorCode::BadMessage, "claim is repetition or move-count"),
-                        ));
-                        return;
-                    }
+                let c = match claim {
+                    Claim::Repetition => DrawClaim::Repetition,
+                    Claim::MoveCount => DrawClaim::MoveCount,
                 };
-                ("claim_draw", claim.clone(), m.game.claim_draw(seat, c, t))
+                (
+                    "claim_draw",
+                    claim.as_str().to_owned(),
+                    m.game.claim_draw(seat, c, t),
+                )
             }
             _ => return,
         };
@@ -80,7 +77,7 @@ impl Hub {
             at_ms: ms(t),
             action_id,
         }));
-        let offers: Vec<String> = Seat::ALL
+        let offers: Vec<SeatName> = Seat::ALL
             .into_iter()
             .filter(|s| m.game.draw_offered(*s))
             .map(seat_name)

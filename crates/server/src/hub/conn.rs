@@ -187,9 +187,9 @@ impl Hub {
                     ClientMessage::Sit {
                         seat: name,
                         name: player,
-                    } => self.sit(conn, &id, &name, &player, fx),
+                    } => self.sit(conn, &id, name, &player, fx),
                     ClientMessage::AddBot { seat, level } => {
-                        self.add_bot(conn, &id, &seat, level, fx);
+                        self.add_bot(conn, &id, seat, level, fx);
                     }
                     ClientMessage::Stand => self.stand(conn, &id, seat, fx),
                     ClientMessage::Move { uci } => self.play(conn, &id, seat, &uci, fx),

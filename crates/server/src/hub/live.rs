@@ -126,12 +126,33 @@ pub(super) fn seat_index(seat: Seat) -> usize {
     Seat::ALL.iter().position(|s| *s == seat).unwrap_or(0)
 }
 
-pub(super) fn seat_name(seat: Seat) -> String {
-    seat.to_string()
+/// A core seat as the protocol names it.
+pub(super) fn seat_name(seat: Seat) -> SeatName {
+    SeatName::ALL[seat_index(seat)]
 }
 
-pub(super) fn parse_seat(name: &str) -> Option<Seat> {
-    Seat::ALL.into_iter().find(|s| s.to_string() == name)
+/// The core seat a protocol seat name stands for.
+pub(super) fn parse_seat(name: SeatName) -> Seat {
+    let i = SeatName::ALL.iter().position(|s| *s == name).unwrap_or(0);
+    Seat::ALL[i]
+}
+
+/// A core board as the protocol names it.
+pub(super) fn board_name(board: BoardId) -> BoardName {
+    match board {
+        BoardId::A => BoardName::A,
+        BoardId::B => BoardName::B,
+    }
+}
+
+/// A core verdict as the protocol names it.
+pub(super) fn verdict_name(verdict: bughouse_core::Verdict) -> Verdict {
+    match verdict {
+        bughouse_core::Verdict::Ongoing => Verdict::Ongoing,
+        bughouse_core::Verdict::Checkmate => Verdict::Checkmate,
+        bughouse_core::Verdict::Stalemate => Verdict::Stalemate,
+        bughouse_core::Verdict::Waiting => Verdict::Waiting,
+    }
 }
 
 pub(super) fn hash_token(token: &str) -> String {
@@ -209,13 +230,13 @@ impl LiveMatch {
         (self.game.is_over(), ended)
     }
 
-    pub(super) fn status(&self) -> &'static str {
+    pub(super) fn status(&self) -> Status {
         if self.finished {
-            "finished"
+            Status::Finished
         } else if self.game.is_started() {
-            "playing"
+            Status::Playing
         } else {
-            "waiting"
+            Status::Waiting
         }
     }
 

@@ -28,9 +28,9 @@ use bughouse_core::{
     TimeControl,
 };
 use bughouse_protocol::{
-    BoardState, ClientFrame, ClientMessage, Clocks, ErrorCode, MatchState, MoveInfo, ResultInfo,
-    RuleSetting, SeatInfo, ServerMessage, TalkEntry, TalkKind, MAX_CHAT, MAX_CLIENT_MESSAGE,
-    MAX_NAME,
+    BoardName, BoardState, Claim, ClientFrame, ClientMessage, Clocks, ErrorCode, MatchState,
+    MoveInfo, Piece, ResultInfo, RuleSetting, SeatInfo, SeatName, ServerMessage, Status, TalkEntry,
+    TalkKind, Verdict, MAX_CHAT, MAX_CLIENT_MESSAGE, MAX_NAME,
 };
 use rand::rngs::StdRng;
 use rand::{RngCore, SeedableRng};
@@ -88,7 +88,7 @@ pub const BOT_LEVELS: std::ops::RangeInclusive<u8> = 1..=8;
 
 /// A partner message between a bot and its partner: the kind and, for `need` and
 /// `dont_give`, the piece letter.
-pub type BotTalk = (TalkKind, Option<String>);
+pub type BotTalk = (TalkKind, Option<Piece>);
 
 /// A bot's turn: the adapter runs the engine on a copy of the match and answers with
 /// [`Input::Bot`].

@@ -120,7 +120,7 @@ impl Hub {
                     n: talk.len() as u64,
                     from: seat_name(from),
                     kind,
-                    piece: t.piece.clone(),
+                    piece: t.piece.as_deref().and_then(|p| p.parse().ok()),
                     text: t.text.clone(),
                     at_ms: u64::try_from(t.at_ms).unwrap_or(0),
                 },

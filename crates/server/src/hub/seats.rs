@@ -7,20 +7,11 @@ impl Hub {
         &mut self,
         conn: ConnId,
         id: &str,
-        seat: &str,
+        seat: SeatName,
         level: Option<u8>,
         fx: &mut Vec<Effect>,
     ) {
-        let Some(seat) = parse_seat(seat) else {
-            fx.push(Effect::Send(
-                vec![conn],
-                error(
-                    ErrorCode::BadMessage,
-                    "seat must be WhiteA, BlackA, WhiteB or BlackB",
-                ),
-            ));
-            return;
-        };
+        let seat = parse_seat(seat);
         let level = level.unwrap_or(*BOT_LEVELS.end());
         if !BOT_LEVELS.contains(&level) {
             fx.push(Effect::Send(
@@ -64,20 +55,11 @@ impl Hub {
         &mut self,
         conn: ConnId,
         id: &str,
-        seat: &str,
+        seat: SeatName,
         name: &str,
         fx: &mut Vec<Effect>,
     ) {
-        let Some(seat) = parse_seat(seat) else {
-            fx.push(Effect::Send(
-                vec![conn],
-                error(
-                    ErrorCode::BadMessage,
-                    "seat must be WhiteA, BlackA, WhiteB or BlackB",
-                ),
-            ));
-            return;
-        };
+        let seat = parse_seat(seat);
         let name = name.trim();
         if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
         {

@@ -10,7 +10,7 @@ impl Hub {
         id: &str,
         seat: Option<Seat>,
         kind: TalkKind,
-        piece: Option<String>,
+        piece: Option<Piece>,
         text: Option<String>,
         fx: &mut Vec<Effect>,
     ) {
@@ -35,11 +35,7 @@ impl Hub {
             return;
         }
         let piece = match (kind, piece) {
-            (TalkKind::Need | TalkKind::DontGive, Some(p))
-                if matches!(p.as_str(), "P" | "N" | "B" | "R" | "Q") =>
-            {
-                Some(p)
-            }
+            (TalkKind::Need | TalkKind::DontGive, Some(p)) => Some(p),
             (TalkKind::Need | TalkKind::DontGive, _) => {
                 fx.push(Effect::Send(
                     vec![conn],
@@ -83,7 +79,7 @@ impl Hub {
         id: &str,
         from: Seat,
         kind: TalkKind,
-        piece: Option<String>,
+        piece: Option<Piece>,
         text: Option<String>,
         fx: &mut Vec<Effect>,
     ) {
@@ -100,9 +96,7 @@ impl Hub {
         };
         let (partner_is_bot, both_bots) = (is_bot(partner), is_bot(partner) && is_bot(from));
         if partner_is_bot && kind != TalkKind::Text {
-            m.bots[seat_index(partner)]
-                .heard
-                .push((kind, piece.clone()));
+            m.bots[seat_index(partner)].heard.push((kind, piece));
         }
         if both_bots {
             // Nobody reads two bots' talk (spectators never see a team's talk): not kept.

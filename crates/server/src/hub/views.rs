@@ -7,11 +7,11 @@ impl LiveMatch {
     pub(super) fn board_state(&self, board: BoardId, for_seat: Option<Seat>) -> BoardState {
         let pos = self.game.position(board);
         BoardState {
-            board: board.to_string(),
+            board: board_name(board),
             fen: pos.fen(),
             last_move: self.last_moves[board.index()].clone(),
             check: pos.is_check(),
-            verdict: pos.verdict().to_string(),
+            verdict: verdict_name(pos.verdict()),
             legal: self.legal(board, for_seat),
         }
     }
@@ -65,7 +65,7 @@ impl LiveMatch {
             .filter_map(|s| {
                 self.seats[seat_index(s)]
                     .as_ref()
-                    .map(|h| (seat_name(s), h.name.clone()))
+                    .map(|h| (s.to_string(), h.name.clone()))
             })
             .collect();
         let reason = if self.game.rules().match_ends_with_first_game && self.game.is_over() {
@@ -221,7 +221,7 @@ pub(super) fn bpgn_of(m: &LiveMatch) -> String {
     ];
     for (i, s) in Seat::ALL.into_iter().enumerate() {
         if let Some(h) = &m.seats[i] {
-            tags.push((seat_name(s), h.name.clone()));
+            tags.push((s.to_string(), h.name.clone()));
         }
     }
     let tc = m.game.time_control();
