@@ -246,13 +246,13 @@ impl Player {
         }
     }
 
-    /// The player's move was played: an XBoard engine's board now stands at `pos`.
-    fn played(&mut self, pos: &Position, moves: usize) {
+    /// The player's move `mv` was played, the `moves`th of its board.
+    fn played(&mut self, mv: Move, moves: usize) {
         if let Player::Xboard {
             engine: Some(e), ..
         } = self
         {
-            e.played(pos, moves);
+            e.played(mv, moves);
         }
     }
 
@@ -408,6 +408,7 @@ fn xboard_think(
         }
         // The reserves changed while it sat: it searches again (as Fairy-Stockfish does on
         // `holding`); its board is given afresh, since it played the held move itself.
+        e.forget_board();
     }
     e.sync_board(pos, &board_moves(m, seat.board))?;
     let theirs = m.remaining(seat.opponent(), now);
@@ -706,7 +707,7 @@ fn play_match(
                         Outcome::Move(mv) => match game.play(seat, mv, now) {
                             Ok(_) => {
                                 let moves = board_moves(&game, board).len();
-                                players[seat_index(seat)].played(game.position(board), moves);
+                                players[seat_index(seat)].played(mv, moves);
                                 states[other].wake(now);
                             }
                             Err(e) => {
@@ -972,6 +973,14 @@ mod tests {
         ));
         assert!("bot:9".parse::<Spec>().is_err());
         assert!("uci:".parse::<Spec>().is_err());
+        let xb: Spec = "xboard:/opt/fsf".parse().expect("a path");
+        assert_eq!(xb, Spec::Xboard(PathBuf::from("/opt/fsf")));
+        assert_eq!(xb.to_string(), "xboard:/opt/fsf");
+        assert!(matches!(
+            "fairy-stockfish-xboard".parse::<Spec>(),
+            Ok(Spec::Xboard(_))
+        ));
+        assert!("xboard:".parse::<Spec>().is_err());
         assert!("stockfish".parse::<Spec>().is_err());
     }
 

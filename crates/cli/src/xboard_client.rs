@@ -330,7 +330,6 @@ impl XboardEngine {
             match self.recv(deadline, "go with a move") {
                 Ok(line) => {
                     if let Some(token) = move_token(&line) {
-                        self.view = None;
                         return Ok(Answer {
                             token,
                             forced: false,
@@ -351,7 +350,6 @@ impl XboardEngine {
                     loop {
                         let line = self.recv(until, "force with a move")?;
                         if let Some(token) = move_token(&line) {
-                            self.view = None;
                             return Ok(Answer {
                                 token,
                                 forced: true,
@@ -368,9 +366,19 @@ impl XboardEngine {
         }
     }
 
-    /// The engine's move was played: its board now stands at `pos`, after `moves` moves.
-    pub fn played(&mut self, pos: &Position, moves: usize) {
-        self.view = Some((pos.clone(), moves));
+    /// The engine's move `mv` was played, the `moves`th of its board. (The engine played it
+    /// on its board when it wrote it.)
+    pub fn played(&mut self, mv: Move, moves: usize) {
+        self.view = self
+            .view
+            .take()
+            .and_then(|(mut v, _)| v.play(mv).ok().map(|_| (v, moves)));
+    }
+
+    /// The engine's board is not known (it played a move that was not taken): the next
+    /// [`XboardEngine::sync_board`] gives it with `setboard`.
+    pub fn forget_board(&mut self) {
+        self.view = None;
     }
 
     fn send(&mut self, line: &str) -> Result<(), EngineError> {

@@ -322,11 +322,13 @@ impl Engine {
                     Err(e) => say(&format!("Error (bad holding): {e}")),
                 }
             }
-            "partner" | "ptell" => {
-                if command == "ptell" {
-                    self.heard(&args.join(" "));
+            // A partner: greet him as Fairy-Stockfish does (`partner` alone: no partner).
+            "partner" => {
+                if !args.is_empty() {
+                    ptell("partner bughouse is an engine. Ask it 'help' for what it understands.");
                 }
             }
+            "ptell" => self.heard(&args.join(" ")),
             "usermove" => self.user_move(args.first().copied().unwrap_or("")),
             other => {
                 // A move without `usermove` (protover 1 interfaces).
