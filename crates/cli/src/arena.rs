@@ -180,7 +180,7 @@ enum Player {
         error: Option<String>,
     },
     Xboard {
-        engine: Option<XboardEngine>,
+        engine: Option<Box<XboardEngine>>,
         /// Why the engine is gone, once it is.
         error: Option<String>,
         /// A move the engine gave while sitting, held until the sit ends, with the reserves
@@ -207,7 +207,7 @@ impl Player {
             },
             Spec::Xboard(path) => match XboardEngine::start(path, UCI_VARIANT) {
                 Ok(engine) => Player::Xboard {
-                    engine: Some(engine),
+                    engine: Some(Box::new(engine)),
                     error: None,
                     held: None,
                 },
