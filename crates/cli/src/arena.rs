@@ -349,7 +349,7 @@ impl Player {
                                 *engine = None;
                                 let msg = match err {
                                     EngineError::Timeout(_) => {
-                                        "the engine did not answer go, not even after force"
+                                        "the engine did not answer go, not even after ? and force"
                                             .to_owned()
                                     }
                                     other => other.to_string(),

@@ -27,6 +27,8 @@ use crate::uci_client::EngineError;
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long an engine may take to answer `force` with its move once told to stop.
 const STOP_GRACE: Duration = Duration::from_secs(1);
+/// How long an engine may take to answer `?` (move now) before it is sent `force`.
+const MOVE_NOW_GRACE: Duration = Duration::from_millis(200);
 
 /// What the arena knows of an engine's partner state, from the partner messages it relayed.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -37,6 +39,9 @@ pub struct PartnerState {
     pub we_dead: bool,
     /// The partner said `dead` and has not said `x` since.
     pub partner_dead: bool,
+    /// The engine said `sit` (it mates by force) and has not said `x` since: it ignores a
+    /// partner's `sit` meanwhile, as Fairy-Stockfish does with a Fairy-Stockfish partner.
+    pub we_win: bool,
 }
 
 impl PartnerState {
@@ -49,7 +54,11 @@ impl PartnerState {
     pub fn said(&mut self, text: &str) {
         match text.split_whitespace().next() {
             Some("dead") => self.we_dead = true,
-            Some("x") => self.we_dead = false,
+            Some("sit") => self.we_win = true,
+            Some("x") => {
+                self.we_dead = false;
+                self.we_win = false;
+            }
             _ => {}
         }
     }
@@ -57,7 +66,7 @@ impl PartnerState {
     /// The engine was told `text` by its partner.
     pub fn heard(&mut self, text: &str) {
         match text.split_whitespace().next() {
-            Some("sit") => self.sit_requested = true,
+            Some("sit") => self.sit_requested |= !self.we_win,
             Some("go") => self.sit_requested = false,
             Some("dead") => self.partner_dead = true,
             Some("x") => {
@@ -165,6 +174,7 @@ impl XboardEngine {
         loop {
             let line = engine.recv(deadline, "protover 2 with feature done=1")?;
             let Some(features) = line.strip_prefix("feature ") else {
+                engine.note(&line);
                 continue;
             };
             if let Some(at) = features.find("variants=\"") {
@@ -303,7 +313,8 @@ impl XboardEngine {
 
     /// Sends `time`, `otim` (centiseconds) and `go`, and waits for `move`. Gives up waiting
     /// after `patience` while [`PartnerState::sitting`] (checked as messages come), or after
-    /// `timeout`: then sends `force` and takes the move written within [`STOP_GRACE`].
+    /// `timeout`: then sends `?` (move now) and takes a move written within
+    /// [`MOVE_NOW_GRACE`], else `force` and a move within [`STOP_GRACE`].
     ///
     /// # Errors
     ///
@@ -345,21 +356,31 @@ impl XboardEngine {
                         // It stopped sitting meanwhile: wait on.
                         continue;
                     }
-                    self.send("force")?;
-                    let until = Instant::now() + STOP_GRACE;
-                    loop {
-                        let line = self.recv(until, "force with a move")?;
-                        if let Some(token) = move_token(&line) {
-                            return Ok(Answer {
-                                token,
-                                forced: true,
-                            });
+                    // `?` is XBoard's "move now"; Fairy-Stockfish ignores it while it sits but
+                    // writes its move on `force`.
+                    for (command, grace) in [("?", MOVE_NOW_GRACE), ("force", STOP_GRACE)] {
+                        self.send(command)?;
+                        let until = Instant::now() + grace;
+                        loop {
+                            match self.recv(until, "force with a move") {
+                                Ok(line) => {
+                                    if let Some(token) = move_token(&line) {
+                                        return Ok(Answer {
+                                            token,
+                                            forced: true,
+                                        });
+                                    }
+                                    if let Some(e) = garbage(&line) {
+                                        return Err(e);
+                                    }
+                                    self.note(&line);
+                                }
+                                Err(EngineError::Timeout(_)) => break,
+                                Err(e) => return Err(e),
+                            }
                         }
-                        if let Some(e) = garbage(&line) {
-                            return Err(e);
-                        }
-                        self.note(&line);
                     }
+                    return Err(EngineError::Timeout("go, ? or force with a move"));
                 }
                 Err(e) => return Err(e),
             }
@@ -437,4 +458,42 @@ fn garbage(line: &str) -> Option<EngineError> {
         return Some(EngineError::Answer(line.to_owned()));
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_partner_state_follows_fairy_stockfish_s_rules() {
+        let mut p = PartnerState::default();
+        p.heard("sit");
+        assert!(p.sitting());
+        p.heard("go");
+        assert!(!p.sitting());
+        p.said("dead");
+        assert!(p.sitting(), "mated: it sits for its partner");
+        p.heard("dead");
+        assert!(!p.sitting(), "both dead: it plays on");
+        p.said("x");
+        p.heard("x");
+        assert_eq!(p, PartnerState::default());
+        p.said("sit");
+        p.heard("sit");
+        assert!(
+            !p.sitting(),
+            "winning by force, it does not sit for its partner"
+        );
+    }
+
+    #[test]
+    fn holdings_are_written_strongest_first() {
+        let mut white = Reserve::EMPTY;
+        white.add(Role::Pawn);
+        white.add(Role::Queen);
+        let mut black = Reserve::EMPTY;
+        black.add(Role::Knight);
+        assert_eq!(holding_text(&white, &black), "[QP] [N]");
+        assert_eq!(holding_text(&Reserve::EMPTY, &Reserve::EMPTY), "[] []");
+    }
 }

@@ -193,7 +193,8 @@ impl Engine {
                 "I listen to sit, go, x, move, fast, slow, dead, need R and dontgive R \
                  (heard but not acted on), help.",
             ),
-            Some("sit") => self.sit_requested = true,
+            // Winning by force, it does not sit for its partner (as Fairy-Stockfish).
+            Some("sit") => self.sit_requested = !self.we_win,
             Some("go") => self.sit_requested = false,
             Some("x") => {
                 self.sit_requested = false;

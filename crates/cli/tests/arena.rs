@@ -491,3 +491,68 @@ fn a_team_of_our_xboard_engines_plays_the_bot_with_partner_talk_relayed() {
     let out = bughouse(&["replay", bpgn.to_str().expect("a UTF-8 path")]);
     assert!(out.status.success(), "{}", text(&out.stdout));
 }
+
+#[cfg(unix)]
+#[test]
+fn an_xboard_engine_told_to_sit_holds_its_move_and_the_arena_goes_on() {
+    // The first engine of the match (the start-up check runs one before) asks its partner to
+    // sit from the start and never says go: the partner sits until its clock is down to about
+    // a second, then plays on.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let d = dir.path().display().to_string();
+    let log = dir.path().join("in").display().to_string();
+    let body = format!(
+        "if mkdir {d}/a 2>/dev/null; then :; elif mkdir {d}/b 2>/dev/null; then \
+         echo 'tellics ptell sit'; fi\n\
+         tee -a {log}.$$ | {} xboard\n",
+        env!("CARGO_BIN_EXE_bughouse")
+    );
+    let spec = format!("xboard:{}", script(dir.path(), "sitter", &body));
+    let bpgn = dir.path().join("sit.bpgn");
+    let stdout = arena(&[
+        "--team1",
+        &spec,
+        "--team2",
+        "bot:1",
+        "--matches",
+        "1",
+        "--time",
+        "5s+0",
+        "--out",
+        bpgn.to_str().expect("a UTF-8 path"),
+    ]);
+    assert_eq!(match_rows(&stdout).len(), 1, "{stdout}");
+    assert!(!stdout.contains("loses:"), "no engine failure: {stdout}");
+    let logs = fake_logs(dir.path());
+    let players: Vec<&String> = logs.iter().filter(|l| l.contains("partner ")).collect();
+    assert_eq!(players.len(), 2);
+    let sitters: Vec<&&String> = players
+        .iter()
+        .filter(|l| l.contains("ptell sit\n"))
+        .collect();
+    assert_eq!(sitters.len(), 1, "one engine is told to sit: {players:?}");
+    assert!(
+        sitters[0].contains("\n?\n"),
+        "its held move is asked for with ?: {}",
+        sitters[0]
+    );
+    // Its first move was held: it was asked again (the partner's captures changed its
+    // reserve: it searches again, as Fairy-Stockfish does on `holding`) before its first move
+    // was played and its opponent's reply came as a `usermove`.
+    let log = sitters[0].as_str();
+    let first_go = log.find("\ngo\n").expect("a go");
+    let first_reply = log.find("usermove ").unwrap_or(log.len());
+    // Without a capture there meanwhile, it moved at about a second left.
+    let times: Vec<u64> = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("time ")?.parse().ok())
+        .collect();
+    assert!(
+        log[first_go + 1..first_reply].contains("\ngo\n") || times.get(1) <= Some(&130),
+        "it sat: {log}"
+    );
+    let written = std::fs::read_to_string(&bpgn).expect("the BPGN file");
+    assert!(written.contains("[WhiteA \"xboard:"), "{written}");
+    let out = bughouse(&["replay", bpgn.to_str().expect("a UTF-8 path")]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+}
