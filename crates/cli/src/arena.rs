@@ -581,7 +581,10 @@ fn play_match(
                 engine: Some(e), ..
             } => {
                 let partner = seat.partner().to_string();
-                match e.set_partner(&partner) {
+                match e
+                    .level(tc.base, tc.increment)
+                    .and_then(|()| e.set_partner(&partner))
+                {
                     Ok(()) => e.take_said(),
                     Err(_) => Vec::new(),
                 }

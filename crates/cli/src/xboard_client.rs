@@ -197,6 +197,22 @@ impl XboardEngine {
         Ok(engine)
     }
 
+    /// Gives the time control as `level 0 MIN:SEC INC` (what a FICS-style interface sends at the
+    /// start of a game; `time` and `otim` then give the clocks before each `go`).
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError`] when writing fails.
+    pub fn level(&mut self, base: Duration, increment: Duration) -> Result<(), EngineError> {
+        let secs = base.as_secs();
+        self.send(&format!(
+            "level 0 {}:{:02} {}",
+            secs / 60,
+            secs % 60,
+            increment.as_secs()
+        ))
+    }
+
     /// Tells the engine it has a partner (`partner NAME`) and waits until it has answered.
     ///
     /// # Errors

@@ -472,7 +472,14 @@ fn a_team_of_our_xboard_engines_plays_the_bot_with_partner_talk_relayed() {
     let players: Vec<&String> = logs.iter().filter(|l| l.contains("partner ")).collect();
     assert_eq!(players.len(), 4, "two matches, two engines each");
     for log in &players {
-        for expected in ["variant bughouse\n", "force\n", "time ", "otim ", "\ngo\n"] {
+        for expected in [
+            "variant bughouse\n",
+            "level 0 0:05 0\n",
+            "force\n",
+            "time ",
+            "otim ",
+            "\ngo\n",
+        ] {
             assert!(log.contains(expected), "{expected:?} in {log}");
         }
         assert!(
