@@ -1,8 +1,9 @@
 //! `bughouse arena`: two teams play N two-board bughouse matches against each other, in
 //! virtual time, one engine thinking at a time (docs/arena.md explains the clock).
 //!
-//! A team is our in-process bot ([`TeamBot`], one per seat; partners talk) or an outside UCI
-//! engine that knows bughouse (one process per board). Matches alternate the seats: team1 plays
+//! A team is our in-process bot ([`TeamBot`], one per seat; partners talk), an outside UCI
+//! engine that knows bughouse (one process per board), or an outside XBoard engine (one
+//! process per board; partners talk through `ptell`, which the arena relays). Matches alternate the seats: team1 plays
 //! WhiteA + BlackB in odd matches and BlackA + WhiteB in even ones.
 
 use std::fmt;
@@ -16,13 +17,15 @@ use std::time::{Duration, Instant};
 use bughouse_bpgn::{termination, write_bpgn};
 use bughouse_core::fen::Fen;
 use bughouse_core::{
-    Bitboard, BoardId, Color, Match, MatchResult, Move, Piece, Position, Preset, Role, Seat,
-    Square, Team, TimeControl, Verdict,
+    Bitboard, BoardId, ByColor, Color, Match, MatchResult, Move, Piece, Position, Preset, Reserve,
+    Role, Seat, Square, Team, TimeControl, Verdict,
 };
 use bughouse_engine::{Action, Level, Limits, Talk, TeamBot};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::uci_client::{fairy_stockfish_path, EngineError, UciEngine};
+use crate::xboard_client::XboardEngine;
+use crate::xboard_engine::{ptell_to_talk, talk_to_ptell};
 
 /// The variant outside engines are asked to play.
 const UCI_VARIANT: &str = "bughouse";
@@ -32,12 +35,18 @@ pub const MAX_PLIES: usize = 1000;
 const MIN_RECHECK: Duration = Duration::from_millis(10);
 /// How long past his own flag an outside engine may take before it is told to stop.
 const UCI_GRACE: Duration = Duration::from_secs(1);
+/// A sitting XBoard engine moves anyway when its time left falls to this (Fairy-Stockfish's
+/// rule).
+const XBOARD_SIT_FLOOR: Duration = Duration::from_secs(1);
+/// The shortest wait for a sitting XBoard engine's search before its move is taken.
+const XBOARD_MIN_PATIENCE: Duration = Duration::from_millis(50);
 
 /// Options of `bughouse arena`.
 #[derive(clap::Args)]
 pub struct Args {
     /// Team 1: `bot[:LEVEL]` (our engine), `uci:PATH` (an outside UCI engine that knows
-    /// bughouse, one process per board) or `fairy-stockfish`.
+    /// bughouse, one process per board), `xboard:PATH` (an outside XBoard bughouse engine, one
+    /// process per board, partners talking), `fairy-stockfish` or `fairy-stockfish-xboard`.
     #[arg(long, value_parser = parse_spec)]
     team1: Spec,
     /// Team 2, as team 1.
@@ -67,6 +76,8 @@ pub enum Spec {
     Bot(Level),
     /// An outside UCI engine at this path.
     Uci(PathBuf),
+    /// An outside XBoard engine at this path.
+    Xboard(PathBuf),
 }
 
 impl fmt::Display for Spec {
@@ -74,6 +85,7 @@ impl fmt::Display for Spec {
         match self {
             Spec::Bot(level) => write!(f, "bot:{level}"),
             Spec::Uci(path) => write!(f, "uci:{}", path.display()),
+            Spec::Xboard(path) => write!(f, "xboard:{}", path.display()),
         }
     }
 }
@@ -87,6 +99,18 @@ impl FromStr for Spec {
         }
         if s == "fairy-stockfish" {
             return Ok(Spec::Uci(fairy_stockfish_path()));
+        }
+        if s == "fairy-stockfish-xboard" {
+            return Ok(Spec::Xboard(fairy_stockfish_path()));
+        }
+        if let Some(path) = s.strip_prefix("xboard:") {
+            if path.is_empty() {
+                return Err(
+                    "xboard: needs the engine's path, like xboard:/usr/games/fairy-stockfish"
+                        .into(),
+                );
+            }
+            return Ok(Spec::Xboard(PathBuf::from(path)));
         }
         if let Some(level) = s.strip_prefix("bot:") {
             return level
@@ -103,7 +127,7 @@ impl FromStr for Spec {
             return Ok(Spec::Uci(PathBuf::from(path)));
         }
         Err(format!(
-            "invalid player {s:?}: expected bot, bot:LEVEL, uci:PATH or fairy-stockfish"
+            "invalid player {s:?}: expected bot, bot:LEVEL, uci:PATH, xboard:PATH, fairy-stockfish or fairy-stockfish-xboard"
         ))
     }
 }
@@ -126,7 +150,16 @@ struct Thought {
     /// Wall time spent deciding: charged to the player's clock.
     wall: Duration,
     /// Messages for the partner.
-    talk: Vec<Talk>,
+    talk: Vec<Said>,
+}
+
+/// A message from one partner to the other.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Said {
+    /// From our bot.
+    Bot(Talk),
+    /// From an XBoard engine: the text of its `tellics ptell`.
+    Text(String),
 }
 
 #[derive(Debug, Clone)]
@@ -146,6 +179,14 @@ enum Player {
         /// Why the engine is gone, once it is.
         error: Option<String>,
     },
+    Xboard {
+        engine: Option<Box<XboardEngine>>,
+        /// Why the engine is gone, once it is.
+        error: Option<String>,
+        /// A move the engine gave while sitting, held until the sit ends, with the reserves
+        /// it was searched with.
+        held: Option<(Move, ByColor<Reserve>)>,
+    },
 }
 
 impl Player {
@@ -164,12 +205,54 @@ impl Player {
                     error: Some(e.to_string()),
                 },
             },
+            Spec::Xboard(path) => match XboardEngine::start(path, UCI_VARIANT) {
+                Ok(engine) => Player::Xboard {
+                    engine: Some(Box::new(engine)),
+                    error: None,
+                    held: None,
+                },
+                Err(e) => Player::Xboard {
+                    engine: None,
+                    error: Some(e.to_string()),
+                    held: None,
+                },
+            },
         }
     }
 
-    fn hear(&mut self, talk: Talk) {
-        if let Player::Bot(bot) = self {
-            bot.hear(talk);
+    /// A message from the partner.
+    fn hear(&mut self, said: Said) {
+        match (self, said) {
+            (Player::Bot(bot), Said::Bot(talk)) => bot.hear(talk),
+            (Player::Bot(bot), Said::Text(text)) => {
+                if let Some(talk) = ptell_to_talk(&text) {
+                    bot.hear(talk);
+                }
+            }
+            (
+                Player::Xboard {
+                    engine: Some(e), ..
+                },
+                said,
+            ) => {
+                let text = match said {
+                    Said::Bot(talk) => talk_to_ptell(talk),
+                    Said::Text(text) => text,
+                };
+                // A failure to write shows at the engine's next move.
+                let _ = e.ptell(&text);
+            }
+            _ => {}
+        }
+    }
+
+    /// The player's move `mv` was played, the `moves`th of its board.
+    fn played(&mut self, mv: Move, moves: usize) {
+        if let Player::Xboard {
+            engine: Some(e), ..
+        } = self
+        {
+            e.played(mv, moves);
         }
     }
 
@@ -199,7 +282,7 @@ impl Player {
                 Thought {
                     outcome,
                     wall,
-                    talk: decision.talk,
+                    talk: decision.talk.into_iter().map(Said::Bot).collect(),
                 }
             }
             Player::Uci { engine, error } => {
@@ -247,8 +330,106 @@ impl Player {
                     talk: Vec::new(),
                 }
             }
+            Player::Xboard {
+                engine,
+                error,
+                held,
+            } => {
+                let (outcome, talk) = match engine.as_mut() {
+                    None => (
+                        Outcome::Fail(error.clone().unwrap_or_else(|| "no engine".into())),
+                        Vec::new(),
+                    ),
+                    Some(e) => {
+                        let result = xboard_think(e, held, m, seat, now, start);
+                        let talk = e.take_said().into_iter().map(Said::Text).collect();
+                        let outcome = match result {
+                            Ok(outcome) => outcome,
+                            Err(err) => {
+                                *engine = None;
+                                let msg = match err {
+                                    EngineError::Timeout(_) => {
+                                        "the engine did not answer go, not even after ? and force"
+                                            .to_owned()
+                                    }
+                                    other => other.to_string(),
+                                };
+                                *error = Some(msg.clone());
+                                Outcome::Fail(msg)
+                            }
+                        };
+                        (outcome, talk)
+                    }
+                };
+                Thought {
+                    outcome,
+                    wall: start.elapsed(),
+                    talk,
+                }
+            }
         }
     }
+}
+
+/// The moves played so far on `board`.
+fn board_moves(m: &Match, board: BoardId) -> Vec<Move> {
+    m.record()
+        .iter()
+        .filter(|r| r.seat.board == board)
+        .map(|r| r.mv)
+        .collect()
+}
+
+/// One decision of an XBoard engine (docs/arena.md, "XBoard engines").
+fn xboard_think(
+    e: &mut XboardEngine,
+    held: &mut Option<(Move, ByColor<Reserve>)>,
+    m: &Match,
+    seat: Seat,
+    now: Duration,
+    start: Instant,
+) -> Result<Outcome, EngineError> {
+    let pos = m.position(seat.board);
+    let remaining = m.remaining(seat, now);
+    let sit_until = |wall: Duration| {
+        Outcome::Sit(Some(
+            remaining
+                .saturating_sub(wall)
+                .saturating_sub(XBOARD_SIT_FLOOR),
+        ))
+    };
+    if let Some((mv, reserves)) = held.take() {
+        if !e.partner.sitting() || remaining <= XBOARD_SIT_FLOOR + MIN_RECHECK {
+            return Ok(Outcome::Move(mv));
+        }
+        if reserves == *pos.reserves() {
+            *held = Some((mv, reserves));
+            return Ok(sit_until(Duration::ZERO));
+        }
+        // The reserves changed while it sat: it searches again (as Fairy-Stockfish does on
+        // `holding`); its board is given afresh, since it played the held move itself.
+        e.forget_board();
+    }
+    e.sync_board(pos, &board_moves(m, seat.board))?;
+    let theirs = m.remaining(seat.opponent(), now);
+    let patience = (remaining / 20).max(XBOARD_MIN_PATIENCE);
+    let answer = e.go(remaining, theirs, patience, remaining + UCI_GRACE)?;
+    let mv = match pos.parse_uci(&answer.token) {
+        Ok(mv) => mv,
+        Err(err) => {
+            return Ok(Outcome::Fail(format!(
+                "illegal move {:?} in {}: {err}",
+                answer.token,
+                uci_fen(pos)
+            )))
+        }
+    };
+    let wall = start.elapsed();
+    if answer.forced && e.partner.sitting() && remaining > wall + XBOARD_SIT_FLOOR + MIN_RECHECK {
+        *held = Some((mv, *pos.reserves()));
+        return Ok(sit_until(wall));
+    }
+    Ok(Outcome::Move(mv))
 }
 
 /// The FEN an outside engine is given: castling rights only where the king and that rook stand
@@ -257,7 +438,7 @@ impl Player {
 /// `Q` to mean the outermost rook on the queen's side wherever it stands, and would castle with
 /// it. The engine is given the position again before every move, so a right that comes back
 /// with a dropped rook is in the next FEN.
-fn uci_fen(pos: &Position) -> String {
+pub(crate) fn uci_fen(pos: &Position) -> String {
     let mut setup = pos.to_setup();
     let mut rights = Bitboard::EMPTY;
     for (color, king, corners) in [
@@ -297,7 +478,7 @@ enum BoardState {
         seat: Seat,
         done: Duration,
         outcome: Outcome,
-        talk: Vec<Talk>,
+        talk: Vec<Said>,
         /// The other board changed while he was deciding to sit: ask again at `done`.
         changed: bool,
     },
@@ -393,6 +574,29 @@ fn play_match(
             Player::new(specs[i], seat_seed)
         })
         .collect();
+    // The two engines of an XBoard team learn they have a partner and greet each other.
+    for seat in Seat::ALL {
+        let said = match &mut players[seat_index(seat)] {
+            Player::Xboard {
+                engine: Some(e), ..
+            } => {
+                let partner = seat.partner().to_string();
+                match e
+                    .level(tc.base, tc.increment)
+                    .and_then(|()| e.set_partner(&partner))
+                {
+                    Ok(()) => e.take_said(),
+                    Err(_) => Vec::new(),
+                }
+            }
+            _ => continue,
+        };
+        for text in said {
+            players[seat_index(seat.partner())].hear(Said::Text(text));
+        }
+    }
+    // BUGHOUSE_ARENA_TALK=1 writes every partner message to standard error.
+    let log_talk = std::env::var_os("BUGHOUSE_ARENA_TALK").is_some_and(|v| v == "1");
     let name = |seat: Seat| format!("{seat} ({})", specs[seat_index(seat)]);
     let mut notes = Vec::new();
     let mut game = Match::new(preset.rules(), tc);
@@ -487,6 +691,12 @@ fn play_match(
                     if !talk.is_empty() {
                         let partner = seat.partner();
                         for t in talk {
+                            if log_talk {
+                                report(format!(
+                                    "match {number} {:.3}s {seat} -> {partner}: {t:?}",
+                                    now.as_secs_f64()
+                                ));
+                            }
                             players[seat_index(partner)].hear(t);
                         }
                         // A sitting partner reconsiders what he was told.
@@ -498,7 +708,11 @@ fn play_match(
                     }
                     match outcome {
                         Outcome::Move(mv) => match game.play(seat, mv, now) {
-                            Ok(_) => states[other].wake(now),
+                            Ok(_) => {
+                                let moves = board_moves(&game, board).len();
+                                players[seat_index(seat)].played(mv, moves);
+                                states[other].wake(now);
+                            }
                             Err(e) => {
                                 let msg = format!("{}: move {mv} refused: {e}", name(seat));
                                 report(format!("match {number}: {msg}"));
@@ -578,11 +792,14 @@ fn tags(p: &Played, specs: &[&Spec; 4], preset: Preset) -> Vec<(String, String)>
 pub fn main(args: Args) -> ExitCode {
     // Every outside engine must start and know bughouse before anything is played.
     for (team, spec) in [("team1", &args.team1), ("team2", &args.team2)] {
-        if let Spec::Uci(path) = spec {
-            if let Err(e) = UciEngine::start(path, UCI_VARIANT) {
-                eprintln!("error: {team} ({spec}): {e}");
-                return ExitCode::from(2);
-            }
+        let check = match spec {
+            Spec::Uci(path) => UciEngine::start(path, UCI_VARIANT).map(drop),
+            Spec::Xboard(path) => XboardEngine::start(path, UCI_VARIANT).map(drop),
+            Spec::Bot(_) => Ok(()),
+        };
+        if let Err(e) = check {
+            eprintln!("error: {team} ({spec}): {e}");
+            return ExitCode::from(2);
         }
     }
     let mut out = match &args.out {
@@ -759,6 +976,14 @@ mod tests {
         ));
         assert!("bot:9".parse::<Spec>().is_err());
         assert!("uci:".parse::<Spec>().is_err());
+        let xb: Spec = "xboard:/opt/fsf".parse().expect("a path");
+        assert_eq!(xb, Spec::Xboard(PathBuf::from("/opt/fsf")));
+        assert_eq!(xb.to_string(), "xboard:/opt/fsf");
+        assert!(matches!(
+            "fairy-stockfish-xboard".parse::<Spec>(),
+            Ok(Spec::Xboard(_))
+        ));
+        assert!("xboard:".parse::<Spec>().is_err());
         assert!("stockfish".parse::<Spec>().is_err());
     }
 

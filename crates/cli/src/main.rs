@@ -15,6 +15,8 @@ mod replay;
 mod tournament;
 mod uci_client;
 mod uci_engine;
+mod xboard_client;
+mod xboard_engine;
 
 #[derive(Parser)]
 #[command(
@@ -109,12 +111,16 @@ enum Command {
         #[command(subcommand)]
         command: tournament::TournamentCommand,
     },
-    /// Play N bughouse matches between two teams (our bot or outside UCI engines) in virtual
-    /// time; print a results table and `team1 S1 - S2 team2 (P%)` last.
+    /// Play N bughouse matches between two teams (our bot, outside UCI engines or outside
+    /// XBoard engines with their partner talk) in virtual time; print a results table and
+    /// `team1 S1 - S2 team2 (P%)` last.
     Arena(arena::Args),
     /// Run our engine as a UCI engine on standard input and output (variants bughouse and
     /// crazyhouse; positions with reserves as Fairy-Stockfish writes them).
     Uci,
+    /// Run our engine as an XBoard (CECP v2) bughouse engine on standard input and output,
+    /// with the partner protocol of FICS-style interfaces (`partner`, `holding`, `ptell`).
+    Xboard,
     /// List the rules presets, or print every field of one.
     Rules {
         /// A preset id.
@@ -166,6 +172,7 @@ fn main() -> ExitCode {
         Command::Chaos(args) => chaos::main(args),
         Command::Arena(args) => arena::main(args),
         Command::Uci => uci_engine::main(),
+        Command::Xboard => xboard_engine::main(),
         Command::Replay { rules, time, files } => {
             let mut out = io::BufWriter::new(io::stdout().lock());
             match replay::run(&files, rules, time, &mut out).and_then(|t| out.flush().map(|()| t)) {

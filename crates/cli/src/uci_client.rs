@@ -29,6 +29,8 @@ pub enum EngineError {
     Variant(String),
     /// Writing to the engine failed.
     Io(String),
+    /// The engine answered this line instead of a move.
+    Answer(String),
 }
 
 impl fmt::Display for EngineError {
@@ -39,9 +41,10 @@ impl fmt::Display for EngineError {
             EngineError::Timeout(what) => write!(f, "the engine did not answer {what} in time"),
             EngineError::Variant(v) => write!(
                 f,
-                "the engine does not offer UCI_Variant {v} (it must be a bughouse engine, e.g. Fairy-Stockfish)"
+                "the engine does not offer the variant {v} (it must be a bughouse engine, e.g. Fairy-Stockfish)"
             ),
             EngineError::Io(e) => write!(f, "cannot write to the engine: {e}"),
+            EngineError::Answer(line) => write!(f, "the engine answered {line:?} instead of a move"),
         }
     }
 }

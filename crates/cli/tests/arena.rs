@@ -301,3 +301,265 @@ fn malformed_players_and_time_controls_are_clap_errors() {
         assert!(err.contains(expected), "{all:?}: {err}");
     }
 }
+
+#[test]
+fn fairy_stockfish_plays_through_xboard_when_installed() {
+    if !Path::new(FAIRY_STOCKFISH).exists() {
+        if std::env::var_os("CI").is_some() {
+            panic!(
+                "{FAIRY_STOCKFISH} is missing: install the Debian package fairy-stockfish \
+                 (.ci/test installs it)"
+            );
+        }
+        eprintln!("note: {FAIRY_STOCKFISH} is not installed; skipping the XBoard arena test");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let bpgn = dir.path().join("fsf-xboard.bpgn");
+    let spec = format!("xboard:{FAIRY_STOCKFISH}");
+    let stdout = arena(&[
+        "--team1",
+        "bot:1",
+        "--team2",
+        &spec,
+        "--matches",
+        "2",
+        "--time",
+        "5s+0",
+        "--out",
+        bpgn.to_str().expect("a UTF-8 path"),
+    ]);
+    assert_eq!(match_rows(&stdout).len(), 2, "{stdout}");
+    assert!(!stdout.contains("loses:"), "no engine failure: {stdout}");
+    last_line_scores(&stdout, 2.0);
+    let out = bughouse(&["replay", bpgn.to_str().expect("a UTF-8 path")]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+}
+
+/// Writes an executable shell script.
+#[cfg(unix)]
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}")).expect("the script is written");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+        .expect("the script is executable");
+    path.display().to_string()
+}
+
+/// Writes a fake XBoard engine that knows bughouse, greets its partner with `tellics ptell
+/// hello PID`, logs every line it is sent to `DIR/in.PID` and answers `go` with `on_go`.
+#[cfg(unix)]
+fn fake_xboard(dir: &Path, name: &str, on_go: &str) -> String {
+    let log = dir.join("in").display().to_string();
+    let body = format!(
+        "while read -r line; do\n\
+         echo \"$line\" >> {log}.$$\n\
+         case \"$line\" in\n\
+         protover*) echo 'feature usermove=1 setboard=1 ping=1 variants=\"bughouse\"'; \
+                    echo 'feature done=1';;\n\
+         ping*) echo \"pong ${{line#ping }}\";;\n\
+         partner*) echo \"tellics ptell hello $$\";;\n\
+         go) {on_go};;\n\
+         quit) exit 0;;\n\
+         esac\n\
+         done\n"
+    );
+    format!("xboard:{}", script(dir, name, &body))
+}
+
+/// The logs the fake XBoard engines wrote, one string per process.
+#[cfg(unix)]
+fn fake_logs(dir: &Path) -> Vec<String> {
+    let mut logs = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("the directory") {
+        let path = entry.expect("an entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name.starts_with("in.") {
+            logs.push(std::fs::read_to_string(&path).expect("a log"));
+        }
+    }
+    logs
+}
+
+#[cfg(unix)]
+#[test]
+fn xboard_engines_that_fail_lose_and_partners_hear_each_other() {
+    for (name, on_go, message) in [
+        ("illegal", "echo 'move e2e5'", "illegal move \"e2e5\""),
+        (
+            "resigns",
+            "echo resign",
+            "answered \"resign\" instead of a move",
+        ),
+        ("dies", "exit 3", "the engine died"),
+    ] {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let spec = fake_xboard(dir.path(), name, on_go);
+        let out = bughouse(&[
+            "arena",
+            "--team1",
+            "bot:1",
+            "--team2",
+            &spec,
+            "--matches",
+            "1",
+            "--time",
+            "10s+0",
+        ]);
+        let stdout = text(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{name}: {stdout}{}",
+            text(&out.stderr)
+        );
+        let rows = match_rows(&stdout);
+        assert_eq!(rows.len(), 1, "{name}: {stdout}");
+        assert_eq!(rows[0][4], "team1", "{name}: {stdout}");
+        assert!(stdout.contains(message), "{name}: {stdout}");
+        // The start-up check runs one engine alone; the match, one per board.
+        let logs = fake_logs(dir.path());
+        let players: Vec<&String> = logs.iter().filter(|l| l.contains("partner ")).collect();
+        assert_eq!(players.len(), 2, "{name}: {logs:?}");
+        for log in &players {
+            assert!(log.starts_with("xboard\nprotover 2\n"), "{name}: {log}");
+            assert!(log.contains("variant bughouse\n"), "{name}: {log}");
+            // Each hears its partner's greeting, not its own.
+            let heard: Vec<&str> = log
+                .lines()
+                .filter_map(|l| l.strip_prefix("ptell hello "))
+                .collect();
+            assert_eq!(heard.len(), 1, "{name}: {log}");
+        }
+        let heard: Vec<&str> = players
+            .iter()
+            .flat_map(|l| l.lines().filter_map(|l| l.strip_prefix("ptell hello ")))
+            .collect();
+        assert_ne!(
+            heard[0], heard[1],
+            "{name}: each greeting went to the other engine"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_team_of_our_xboard_engines_plays_the_bot_with_partner_talk_relayed() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let log = dir.path().join("in").display().to_string();
+    let body = format!(
+        "tee -a {log}.$$ | {} xboard\n",
+        env!("CARGO_BIN_EXE_bughouse")
+    );
+    let spec = format!("xboard:{}", script(dir.path(), "ours", &body));
+    let bpgn = dir.path().join("xb.bpgn");
+    let stdout = arena(&[
+        "--team1",
+        "bot:1",
+        "--team2",
+        &spec,
+        "--matches",
+        "2",
+        "--time",
+        "5s+0",
+        "--out",
+        bpgn.to_str().expect("a UTF-8 path"),
+    ]);
+    assert_eq!(match_rows(&stdout).len(), 2, "{stdout}");
+    assert!(!stdout.contains("loses:"), "no engine failure: {stdout}");
+    last_line_scores(&stdout, 2.0);
+    let logs = fake_logs(dir.path());
+    let players: Vec<&String> = logs.iter().filter(|l| l.contains("partner ")).collect();
+    assert_eq!(players.len(), 4, "two matches, two engines each");
+    for log in &players {
+        for expected in [
+            "variant bughouse\n",
+            "level 0 0:05 0\n",
+            "force\n",
+            "time ",
+            "otim ",
+            "\ngo\n",
+        ] {
+            assert!(log.contains(expected), "{expected:?} in {log}");
+        }
+        assert!(
+            log.contains("ptell partner bughouse is an engine"),
+            "the partner's greeting is relayed: {log}"
+        );
+    }
+    assert!(
+        players.iter().any(|l| l.contains("usermove ")),
+        "moves go as usermove"
+    );
+    assert!(
+        players.iter().any(|l| l.contains("holding [")),
+        "the partner's captures go as holding"
+    );
+    let out = bughouse(&["replay", bpgn.to_str().expect("a UTF-8 path")]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+}
+
+#[cfg(unix)]
+#[test]
+fn an_xboard_engine_told_to_sit_holds_its_move_and_the_arena_goes_on() {
+    // The first engine of the match (the start-up check runs one before) asks its partner to
+    // sit from the start and never says go: the partner sits until its clock is down to about
+    // a second, then plays on.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let d = dir.path().display().to_string();
+    let log = dir.path().join("in").display().to_string();
+    let body = format!(
+        "if mkdir {d}/a 2>/dev/null; then :; elif mkdir {d}/b 2>/dev/null; then \
+         echo 'tellics ptell sit'; fi\n\
+         tee -a {log}.$$ | {} xboard\n",
+        env!("CARGO_BIN_EXE_bughouse")
+    );
+    let spec = format!("xboard:{}", script(dir.path(), "sitter", &body));
+    let bpgn = dir.path().join("sit.bpgn");
+    let stdout = arena(&[
+        "--team1",
+        &spec,
+        "--team2",
+        "bot:1",
+        "--matches",
+        "1",
+        "--time",
+        "5s+0",
+        "--out",
+        bpgn.to_str().expect("a UTF-8 path"),
+    ]);
+    assert_eq!(match_rows(&stdout).len(), 1, "{stdout}");
+    assert!(!stdout.contains("loses:"), "no engine failure: {stdout}");
+    let logs = fake_logs(dir.path());
+    let players: Vec<&String> = logs.iter().filter(|l| l.contains("partner ")).collect();
+    assert_eq!(players.len(), 2);
+    let sitters: Vec<&&String> = players
+        .iter()
+        .filter(|l| l.contains("ptell sit\n"))
+        .collect();
+    assert_eq!(sitters.len(), 1, "one engine is told to sit: {players:?}");
+    assert!(
+        sitters[0].contains("\n?\n"),
+        "its held move is asked for with ?: {}",
+        sitters[0]
+    );
+    // Its first move was held: it was asked again (the partner's captures changed its
+    // reserve: it searches again, as Fairy-Stockfish does on `holding`) before its first move
+    // was played and its opponent's reply came as a `usermove`.
+    let log = sitters[0].as_str();
+    let first_go = log.find("\ngo\n").expect("a go");
+    let first_reply = log.find("usermove ").unwrap_or(log.len());
+    // Without a capture there meanwhile, it moved at about a second left.
+    let times: Vec<u64> = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("time ")?.parse().ok())
+        .collect();
+    assert!(
+        log[first_go + 1..first_reply].contains("\ngo\n") || times.get(1) <= Some(&130),
+        "it sat: {log}"
+    );
+    let written = std::fs::read_to_string(&bpgn).expect("the BPGN file");
+    assert!(written.contains("[WhiteA \"xboard:"), "{written}");
+    let out = bughouse(&["replay", bpgn.to_str().expect("a UTF-8 path")]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+}

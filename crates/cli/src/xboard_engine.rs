@@ -1,0 +1,457 @@
+//! `bughouse xboard`: our engine as an XBoard (CECP v2) bughouse engine on standard input and
+//! output, for FICS-style interfaces and with Fairy-Stockfish (or a person) as partner.
+//!
+//! One board is searched at a time ([`Searcher`]), as in `bughouse uci`: a capture leaves the
+//! board (it goes to the partner, who is not seen), and the interface tells the reserves with
+//! `holding`. The partner protocol is Fairy-Stockfish's: messages come as `ptell TEXT` and go
+//! out as `tellics ptell TEXT`. Understood: `sit` (hold the move until `go` or `x`, or until
+//! the clock is down to [`SIT_FLOOR`]), `go`, `x` (also: the partner is alive again), `move`
+//! (move now), `fast`/`slow`, `dead` (the partner is mated: play fast, never sit for him),
+//! `help`; `need R` and `dontgive R` are read but do not steer the search (see docs/arena.md).
+//! Said: `dead` when our search finds us mated, `x` when that is over, `sit` when we mate by
+//! force (the partner should give nothing away meanwhile) and `go` when that is over.
+
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use bughouse_core::{Color, Position, Role, Rules};
+use bughouse_engine::{Limits, Searcher, Talk, MATE_BOUND};
+
+/// A sitting engine moves anyway when its time left falls to this.
+pub const SIT_FLOOR: Duration = Duration::from_secs(1);
+/// Kept back from the clock for pipe overhead.
+const OVERHEAD: Duration = Duration::from_millis(30);
+/// The time assumed when the interface sent no `time` or `level`.
+const DEFAULT_TIME: Duration = Duration::from_secs(60);
+
+/// The `ptell` text Fairy-Stockfish (or our engine) reads for one of our bot's messages.
+pub fn talk_to_ptell(talk: Talk) -> String {
+    match talk {
+        Talk::Sit => "sit".into(),
+        Talk::Go => "go".into(),
+        Talk::Need(role) => format!("need {}", role.char()),
+        Talk::DontGive(role) => format!("dontgive {}", role.char()),
+        Talk::Flag => "flag".into(),
+    }
+}
+
+/// Our bot's message for a partner's `ptell` text, when there is one: `sit`, `go`, `x` (go on:
+/// the reason to sit or to play fast is over), `need R`, `dontgive R`, `flag`.
+pub fn ptell_to_talk(text: &str) -> Option<Talk> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let role = |w: Option<&&str>| {
+        w.and_then(|w| {
+            let mut chars = w.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => Role::from_char(c.to_ascii_lowercase()),
+                _ => None,
+            }
+        })
+        .filter(|&r| r != Role::King)
+    };
+    match words.first().copied()? {
+        "sit" => Some(Talk::Sit),
+        "go" | "x" => Some(Talk::Go),
+        "need" => role(words.get(1)).map(Talk::Need),
+        "dontgive" => role(words.get(1)).map(Talk::DontGive),
+        "flag" => Some(Talk::Flag),
+        _ => None,
+    }
+}
+
+fn say(line: &str) {
+    let mut out = io::stdout().lock();
+    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+}
+
+fn ptell(text: &str) {
+    say(&format!("tellics ptell {text}"));
+}
+
+/// Sets the reserves of the FEN `fen` (brackets after the placement) to `white` and `black`.
+fn with_holdings(fen: &str, white: &str, black: &str) -> String {
+    let mut fields = fen.splitn(2, ' ');
+    let placement = fields.next().unwrap_or("");
+    let rest = fields.next().unwrap_or("");
+    let board = placement.split('[').next().unwrap_or(placement);
+    format!(
+        "{board}[{}{}] {rest}",
+        white.to_ascii_uppercase(),
+        black.to_ascii_lowercase()
+    )
+}
+
+struct Engine {
+    rules: Rules,
+    pos: Position,
+    searcher: Searcher,
+    /// The colour the engine plays; `None` in force mode.
+    playing: Option<Color>,
+    /// Our time and the opponent's, as `time` and `otim` said.
+    ours: Duration,
+    theirs: Duration,
+    increment: Duration,
+    /// Fixed time per move (`st`).
+    per_move: Option<Duration>,
+    /// Depth limit (`sd`).
+    depth: Option<u32>,
+    sit_requested: bool,
+    partner_dead: bool,
+    fast: bool,
+    /// We said `dead` / `sit` and not yet `x` / `go`.
+    we_dead: bool,
+    we_win: bool,
+    /// Told `move` by the partner: move at once.
+    move_now: bool,
+}
+
+impl Engine {
+    fn new() -> Engine {
+        let rules = Rules::fide();
+        Engine {
+            rules,
+            pos: Position::new(rules),
+            searcher: Searcher::new(16),
+            playing: None,
+            ours: DEFAULT_TIME,
+            theirs: DEFAULT_TIME,
+            increment: Duration::ZERO,
+            per_move: None,
+            depth: None,
+            sit_requested: false,
+            partner_dead: false,
+            fast: false,
+            we_dead: false,
+            we_win: false,
+            move_now: false,
+        }
+    }
+
+    /// Whether it is our turn to move.
+    fn to_move(&self) -> bool {
+        self.playing == Some(self.pos.turn()) && self.pos.has_legal_moves()
+    }
+
+    /// How long to hold the move before playing, if we sit now.
+    fn sitting(&self) -> Option<Duration> {
+        let sit = !self.move_now && (self.sit_requested || (self.we_dead && !self.partner_dead));
+        (sit && self.ours > SIT_FLOOR).then(|| self.ours - SIT_FLOOR)
+    }
+
+    fn budget(&self) -> Duration {
+        if let Some(t) = self.per_move {
+            return t.saturating_sub(OVERHEAD).max(Duration::from_millis(1));
+        }
+        if self.move_now {
+            return Duration::from_millis(10);
+        }
+        let mut t = self.ours / 30 + self.increment * 3 / 4;
+        if self.fast || self.partner_dead {
+            t /= 3;
+        }
+        t.min(self.ours.saturating_sub(OVERHEAD) / 2)
+            .max(Duration::from_millis(1))
+    }
+
+    /// Searches, says what the partner should know, writes and plays the move.
+    fn think_and_move(&mut self) {
+        let limits = Limits {
+            deadline: Some(Instant::now() + self.budget()),
+            max_nodes: None,
+            max_depth: self.depth,
+        };
+        let r = self.searcher.search(&self.pos, limits, &mut |_| {});
+        self.move_now = false;
+        if r.score <= -MATE_BOUND && !self.we_dead {
+            self.we_dead = true;
+            ptell("dead");
+        } else if r.score > -MATE_BOUND && self.we_dead {
+            self.we_dead = false;
+            ptell("x");
+        }
+        if r.score >= MATE_BOUND && !self.we_win {
+            self.we_win = true;
+            ptell(&talk_to_ptell(Talk::Sit));
+        } else if r.score < MATE_BOUND && self.we_win {
+            self.we_win = false;
+            ptell(&talk_to_ptell(Talk::Go));
+        }
+        let Some(mv) = r.best else {
+            return;
+        };
+        say(&format!("move {mv}"));
+        let _ = self.pos.play(mv);
+    }
+
+    fn heard(&mut self, text: &str) {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        match words.first().copied() {
+            Some("help") => ptell(
+                "I listen to sit, go, x, move, fast, slow, dead, need R and dontgive R \
+                 (heard but not acted on), help.",
+            ),
+            // Winning by force, it does not sit for its partner (as Fairy-Stockfish).
+            Some("sit") => self.sit_requested = !self.we_win,
+            Some("go") => self.sit_requested = false,
+            Some("x") => {
+                self.sit_requested = false;
+                self.partner_dead = false;
+            }
+            Some("dead") => self.partner_dead = true,
+            Some("fast") => self.fast = true,
+            Some("slow") => self.fast = false,
+            Some("move") => {
+                self.move_now = true;
+                if let Some(token) = words.get(1) {
+                    if self.to_move() {
+                        match self.pos.parse_uci(token) {
+                            Ok(mv) => {
+                                say(&format!("move {mv}"));
+                                let _ = self.pos.play(mv);
+                                self.move_now = false;
+                            }
+                            Err(_) => ptell("sorry, not possible"),
+                        }
+                    }
+                }
+            }
+            // `partner`, `time`, `otim`, `need`, `dontgive` and chat need no action.
+            _ => {}
+        }
+    }
+
+    /// Handles one line; returns false on `quit`.
+    fn handle(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, args)) = words.split_first() else {
+            return true;
+        };
+        let centis = |w: Option<&&str>| {
+            w.and_then(|w| w.parse::<i64>().ok())
+                .map(|c| Duration::from_millis(c.max(0) as u64 * 10))
+        };
+        match command {
+            "xboard" | "accepted" | "rejected" | "post" | "nopost" | "hard" | "easy" | "random"
+            | "computer" | "name" | "ics" | "draw" | "bk" | "hint" | "memory" | "cores" => {}
+            "protover" => {
+                say("feature done=0");
+                say(
+                    "feature myname=\"bughouse\" variants=\"bughouse,crazyhouse\" usermove=1 \
+                     setboard=1 time=1 ping=1 colors=0 sigint=0 sigterm=0 draw=0 name=0 \
+                     reuse=1 analyze=0",
+                );
+                say("feature done=1");
+            }
+            "quit" => return false,
+            "ping" => say(&format!("pong {}", args.join(" "))),
+            "new" => {
+                self.pos = Position::new(self.rules);
+                self.searcher.clear();
+                self.playing = Some(Color::Black);
+                self.per_move = None;
+                self.depth = None;
+                self.sit_requested = false;
+                self.partner_dead = false;
+                self.fast = false;
+                self.we_dead = false;
+                self.we_win = false;
+                self.move_now = false;
+            }
+            "variant" => match args.first().copied() {
+                Some("bughouse") => {
+                    self.rules = Rules::fide();
+                    self.pos = Position::new(self.rules);
+                }
+                Some("crazyhouse") => {
+                    self.rules = Rules::crazyhouse();
+                    self.pos = Position::new(self.rules);
+                }
+                other => say(&format!(
+                    "Error (unsupported variant): {}",
+                    other.unwrap_or("")
+                )),
+            },
+            "force" | "result" => self.playing = None,
+            "go" => self.playing = Some(self.pos.turn()),
+            "playother" => self.playing = Some(!self.pos.turn()),
+            "?" => self.move_now = true,
+            "time" => {
+                if let Some(t) = centis(args.first()) {
+                    self.ours = t;
+                }
+            }
+            "otim" => {
+                if let Some(t) = centis(args.first()) {
+                    self.theirs = t;
+                }
+            }
+            "level" => {
+                // level MOVES BASE INC: BASE in minutes or MIN:SEC, INC in seconds.
+                if let (Some(base), Some(inc)) = (args.get(1), args.get(2)) {
+                    let base = match base.split_once(':') {
+                        Some((m, s)) => {
+                            m.parse::<u64>().unwrap_or(0) * 60 + s.parse::<u64>().unwrap_or(0)
+                        }
+                        None => base.parse::<u64>().unwrap_or(1) * 60,
+                    };
+                    self.ours = Duration::from_secs(base);
+                    self.theirs = self.ours;
+                    self.increment = Duration::from_secs_f64(inc.parse::<f64>().unwrap_or(0.0));
+                }
+            }
+            "st" => {
+                self.per_move = args
+                    .first()
+                    .and_then(|s| s.parse::<u64>().ok())
+                    .map(Duration::from_secs);
+            }
+            "sd" => self.depth = args.first().and_then(|s| s.parse::<u32>().ok()),
+            "setboard" => match Position::from_fen(&args.join(" "), self.rules) {
+                Ok(pos) => self.pos = pos,
+                Err(e) => say(&format!("tellusererror Illegal position: {e}")),
+            },
+            "holding" => {
+                // holding [WHITE] [BLACK] (optionally a colour and piece after).
+                let rest = args.join(" ");
+                let (white, black) = split_holding(&rest);
+                let fen = with_holdings(&self.pos.fen(), &white, &black);
+                match Position::from_fen(&fen, self.rules) {
+                    Ok(pos) => self.pos = pos,
+                    Err(e) => say(&format!("Error (bad holding): {e}")),
+                }
+            }
+            // A partner: greet him as Fairy-Stockfish does (`partner` alone: no partner).
+            "partner" => {
+                if !args.is_empty() {
+                    ptell("partner bughouse is an engine. Ask it 'help' for what it understands.");
+                }
+            }
+            "ptell" => self.heard(&args.join(" ")),
+            "usermove" => self.user_move(args.first().copied().unwrap_or("")),
+            other => {
+                // A move without `usermove` (protover 1 interfaces).
+                if self.pos.parse_uci(other).is_ok() {
+                    self.user_move(other);
+                } else {
+                    say(&format!("Error (unknown command): {other}"));
+                }
+            }
+        }
+        true
+    }
+
+    fn user_move(&mut self, token: &str) {
+        match self.pos.parse_uci(token) {
+            Ok(mv) => {
+                let _ = self.pos.play(mv);
+            }
+            Err(_) => say(&format!("Illegal move: {token}")),
+        }
+    }
+}
+
+/// The two bracketed groups of `holding [WHITE] [BLACK]`.
+fn split_holding(text: &str) -> (String, String) {
+    let mut groups = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find(']') else { break };
+        groups.push(after[..close].to_owned());
+        rest = &after[close + 1..];
+    }
+    let white = groups.first().cloned().unwrap_or_default();
+    let black = groups.get(1).cloned().unwrap_or_default();
+    (white, black)
+}
+
+/// Runs the XBoard loop on standard input until `quit` or the end of input.
+pub fn main() -> ExitCode {
+    let (tx, lines): (_, Receiver<String>) = mpsc::channel();
+    thread::spawn(move || {
+        let stdin = io::stdin().lock();
+        for line in stdin.split(b'\n') {
+            let Ok(line) = line else { break };
+            if tx
+                .send(String::from_utf8_lossy(&line).trim().to_owned())
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    let mut engine = Engine::new();
+    loop {
+        let line = if engine.to_move() {
+            match engine.sitting() {
+                None => {
+                    engine.think_and_move();
+                    continue;
+                }
+                Some(wait) => {
+                    let since = Instant::now();
+                    match lines.recv_timeout(wait) {
+                        Ok(line) => {
+                            engine.ours = engine.ours.saturating_sub(since.elapsed());
+                            line
+                        }
+                        Err(RecvTimeoutError::Timeout) => {
+                            engine.ours = SIT_FLOOR;
+                            engine.move_now = true;
+                            continue;
+                        }
+                        Err(RecvTimeoutError::Disconnected) => break,
+                    }
+                }
+            }
+        } else {
+            match lines.recv() {
+                Ok(line) => line,
+                Err(_) => break,
+            }
+        };
+        if !engine.handle(&line) {
+            break;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn talk_and_ptell_map_both_ways() {
+        for talk in [
+            Talk::Sit,
+            Talk::Go,
+            Talk::Need(Role::Knight),
+            Talk::DontGive(Role::Queen),
+            Talk::Flag,
+        ] {
+            assert_eq!(ptell_to_talk(&talk_to_ptell(talk)), Some(talk));
+        }
+        assert_eq!(ptell_to_talk("x"), Some(Talk::Go));
+        assert_eq!(ptell_to_talk("need K"), None);
+        assert_eq!(ptell_to_talk("time 5000"), None);
+        assert_eq!(ptell_to_talk(""), None);
+    }
+
+    #[test]
+    fn holdings_replace_the_reserves_of_a_fen() {
+        assert_eq!(split_holding("[QN] [p]"), ("QN".into(), "p".into()));
+        assert_eq!(split_holding("[] [PP] B p"), (String::new(), "PP".into()));
+        assert_eq!(
+            with_holdings("8/8/8/8/8/8/8/K6k[Qp] w - - 0 1", "N", "BB"),
+            "8/8/8/8/8/8/8/K6k[Nbb] w - - 0 1"
+        );
+        assert_eq!(
+            with_holdings("8/8/8/8/8/8/8/K6k w - - 0 1", "", "p"),
+            "8/8/8/8/8/8/8/K6k[p] w - - 0 1"
+        );
+    }
+}
