@@ -289,6 +289,7 @@ impl Stats {
 fn run_parent(args: &Args, target: Target, workers: usize, nofile: u64) -> ExitCode {
     let clock = Instant::now();
     let rss_before = args.server_pid.and_then(vm_rss_kb);
+    let server_cpu_before = args.server_pid.and_then(|pid| cpu_ticks(&pid.to_string(), false));
     if args.server_pid.is_some() && rss_before.is_none() {
         eprintln!(
             "warning: cannot read /proc/{}/status",
@@ -535,6 +536,25 @@ fn run_parent(args: &Args, target: Target, workers: usize, nofile: u64) -> ExitC
             rss_peak.saturating_sub(before) as f64 / live as f64
         );
     }
+    // CPU over the run, in cores: the server's, and the load tool's own (this process and its
+    // worker processes, which have all been waited for by now), so that a saturated run shows
+    // which side ran out.
+    let secs = clock.elapsed().as_secs_f64().max(0.001);
+    let cores = |ticks: u64| ticks as f64 / USER_HZ / secs;
+    if let (Some(pid), Some(before)) = (args.server_pid, server_cpu_before) {
+        if let Some(after) = cpu_ticks(&pid.to_string(), false) {
+            println!(
+                "server {pid} CPU         {:.2} cores on average over {secs:.1} s",
+                cores(after.saturating_sub(before))
+            );
+        }
+    }
+    if let Some(own) = cpu_ticks("self", true) {
+        println!(
+            "load tool CPU          {:.2} cores on average over {secs:.1} s",
+            cores(own)
+        );
+    }
     if missing > 0 || counters.moves_seen == 0 {
         ExitCode::from(1)
     } else {
@@ -559,6 +579,31 @@ fn add_up(list: &[Counters]) -> Counters {
         s.socket_errors += c.socket_errors;
     }
     s
+}
+
+/// The unit of the CPU times in `/proc/PID/stat` (`USER_HZ`, 100 on Linux whatever the kernel's
+/// own tick rate).
+const USER_HZ: f64 = 100.0;
+
+/// The CPU time a process has used (user and system), in `USER_HZ` ticks, from
+/// `/proc/PID/stat`; with `children`, also that of its children it has waited for.
+fn cpu_ticks(pid: &str, children: bool) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name (which may hold spaces), from field 3 on.
+    let fields: Vec<u64> = stat
+        .rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .skip(11)
+        .take(4)
+        .map(|f| f.parse().unwrap_or(0))
+        .collect();
+    let own = fields.first()? + fields.get(1)?;
+    Some(if children {
+        own + fields.get(2)? + fields.get(3)?
+    } else {
+        own
+    })
 }
 
 /// The resident set of a process, from `/proc/PID/status`, in KB.
