@@ -289,7 +289,9 @@ impl Stats {
 fn run_parent(args: &Args, target: Target, workers: usize, nofile: u64) -> ExitCode {
     let clock = Instant::now();
     let rss_before = args.server_pid.and_then(vm_rss_kb);
-    let server_cpu_before = args.server_pid.and_then(|pid| cpu_ticks(&pid.to_string(), false));
+    let server_cpu_before = args
+        .server_pid
+        .and_then(|pid| cpu_ticks(&pid.to_string(), false));
     if args.server_pid.is_some() && rss_before.is_none() {
         eprintln!(
             "warning: cannot read /proc/{}/status",
