@@ -7,17 +7,10 @@ impl Hub {
         &mut self,
         conn: ConnId,
         id: &str,
-        seat: Option<Seat>,
+        seat: Seat,
         msg: ClientMessage,
         fx: &mut Vec<Effect>,
     ) {
-        let Some(seat) = seat else {
-            fx.push(Effect::Send(
-                vec![conn],
-                error(ErrorCode::NotSeated, "you have no seat"),
-            ));
-            return;
-        };
         let before = self.snapshot(id);
         let now = self.now;
         let action_id = self.action;

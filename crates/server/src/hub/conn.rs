@@ -191,17 +191,28 @@ impl Hub {
                     ClientMessage::AddBot { seat, level } => {
                         self.add_bot(conn, &id, seat, level, fx);
                     }
-                    ClientMessage::Stand => self.stand(conn, &id, seat, fx),
-                    ClientMessage::Move { uci } => self.play(conn, &id, seat, &uci, fx),
-                    ClientMessage::Resign
-                    | ClientMessage::OfferDraw
-                    | ClientMessage::WithdrawDraw
-                    | ClientMessage::ClaimDraw { .. } => self.action(conn, &id, seat, other, fx),
-                    ClientMessage::Talk { kind, piece, text } => {
-                        self.talk(conn, &id, seat, kind, piece, text, fx)
-                    }
-                    ClientMessage::Rematch { swap } => self.rematch(conn, &id, seat, swap, fx),
                     ClientMessage::Hello { .. } | ClientMessage::Ping { .. } => {}
+                    // Everything else is a seat's action: checked here once.
+                    seated => {
+                        let Some(seat) = seat else {
+                            fx.push(Effect::Send(
+                                vec![conn],
+                                error(ErrorCode::NotSeated, "only a seated player can do that"),
+                            ));
+                            return;
+                        };
+                        match seated {
+                            ClientMessage::Stand => self.stand(conn, &id, seat, fx),
+                            ClientMessage::Move { uci } => self.play(conn, &id, seat, &uci, fx),
+                            ClientMessage::Talk { kind, piece, text } => {
+                                self.talk(conn, &id, seat, kind, piece, text, fx)
+                            }
+                            ClientMessage::Rematch { swap } => {
+                                self.rematch(conn, &id, swap, fx);
+                            }
+                            action => self.action(conn, &id, seat, action, fx),
+                        }
+                    }
                 }
             }
         }

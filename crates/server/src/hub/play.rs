@@ -39,17 +39,10 @@ impl Hub {
         &mut self,
         conn: ConnId,
         id: &str,
-        seat: Option<Seat>,
+        seat: Seat,
         uci: &str,
         fx: &mut Vec<Effect>,
     ) {
-        let Some(seat) = seat else {
-            fx.push(Effect::Send(
-                vec![conn],
-                error(ErrorCode::NotSeated, "only a seated player can move"),
-            ));
-            return;
-        };
         let compensation = self.compensation(conn, id, seat);
         self.play_as(Some(conn), id, seat, uci, compensation, fx);
     }

@@ -141,20 +141,7 @@ impl Hub {
         }
     }
 
-    pub(super) fn stand(
-        &mut self,
-        conn: ConnId,
-        id: &str,
-        seat: Option<Seat>,
-        fx: &mut Vec<Effect>,
-    ) {
-        let Some(seat) = seat else {
-            fx.push(Effect::Send(
-                vec![conn],
-                error(ErrorCode::NotSeated, "you have no seat"),
-            ));
-            return;
-        };
+    pub(super) fn stand(&mut self, conn: ConnId, id: &str, seat: Seat, fx: &mut Vec<Effect>) {
         let Some(m) = self.matches.get_mut(id) else {
             return;
         };
@@ -182,21 +169,7 @@ impl Hub {
         self.broadcast_state(id, fx);
     }
 
-    pub(super) fn rematch(
-        &mut self,
-        conn: ConnId,
-        id: &str,
-        seat: Option<Seat>,
-        swap: bool,
-        fx: &mut Vec<Effect>,
-    ) {
-        if seat.is_none() {
-            fx.push(Effect::Send(
-                vec![conn],
-                error(ErrorCode::NotSeated, "only players ask for a rematch"),
-            ));
-            return;
-        }
+    pub(super) fn rematch(&mut self, conn: ConnId, id: &str, swap: bool, fx: &mut Vec<Effect>) {
         let Some(m) = self.matches.get(id) else {
             return;
         };

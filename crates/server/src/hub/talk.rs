@@ -8,19 +8,12 @@ impl Hub {
         &mut self,
         conn: ConnId,
         id: &str,
-        seat: Option<Seat>,
+        seat: Seat,
         kind: TalkKind,
         piece: Option<Piece>,
         text: Option<String>,
         fx: &mut Vec<Effect>,
     ) {
-        let Some(seat) = seat else {
-            fx.push(Effect::Send(
-                vec![conn],
-                error(ErrorCode::NotSeated, "only players talk to partners"),
-            ));
-            return;
-        };
         let Some(m) = self.matches.get(id) else {
             return;
         };
