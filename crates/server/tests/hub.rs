@@ -1,5 +1,8 @@
 //! The server's state machine in process, with a fake clock: no sockets, no database.
 
+mod common;
+use common::{error_code, to};
+
 use std::time::Duration;
 
 use bughouse_protocol::{ClientMessage, ServerMessage, TalkKind};
@@ -78,23 +81,6 @@ impl Harness {
         self.now += Duration::from_millis(200);
         self.send(conn, &ClientMessage::Move { uci: uci.into() })
     }
-}
-
-/// The messages sent to `conn`.
-fn to(fx: &[Effect], conn: ConnId) -> Vec<ServerMessage> {
-    fx.iter()
-        .filter_map(|e| match e {
-            Effect::Send(to, msg) if to.contains(&conn) => Some(msg.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn error_code(fx: &[Effect], conn: ConnId) -> Option<String> {
-    to(fx, conn).into_iter().find_map(|m| match m {
-        ServerMessage::Error { code, .. } => Some(code.to_string()),
-        _ => None,
-    })
 }
 
 fn ended(fx: &[Effect]) -> Option<(String, String)> {

@@ -4,6 +4,9 @@
 //! match is reopened and every seat tries to change it: nothing changes. Also: acknowledgements
 //! and resent actions, partner talk kept for the team, the clocks after a crash, the lag quota.
 
+mod common;
+use common::{error_code, to};
+
 use std::time::Duration;
 
 use bughouse_protocol::{
@@ -116,7 +119,7 @@ impl Node {
         let fx = self
             .send(conn, ClientMessage::Move { uci: uci.into() })
             .await;
-        assert_eq!(error_of(&fx, conn), None, "{uci}");
+        assert_eq!(error_code(&fx, conn), None, "{uci}");
         fx
     }
 
@@ -170,22 +173,6 @@ impl Node {
 
 fn ms(d: Duration) -> i64 {
     d.as_millis() as i64
-}
-
-fn to(fx: &[Effect], conn: ConnId) -> Vec<ServerMessage> {
-    fx.iter()
-        .filter_map(|e| match e {
-            Effect::Send(to, msg) if to.contains(&conn) => Some(msg.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn error_of(fx: &[Effect], conn: ConnId) -> Option<String> {
-    to(fx, conn).into_iter().find_map(|m| match m {
-        ServerMessage::Error { code, .. } => Some(code.to_string()),
-        _ => None,
-    })
 }
 
 fn ended(fx: &[Effect]) -> Option<ResultInfo> {
@@ -350,7 +337,7 @@ async fn every_ending_stands_after_eviction_and_restart() {
                         .send(conn, ClientMessage::Move { uci: uci.into() })
                         .await;
                     assert_eq!(stores(&fx), 0, "{ending:?}: {uci} by seat {seat}: {fx:?}");
-                    assert!(error_of(&fx, conn).is_some());
+                    assert!(error_code(&fx, conn).is_some());
                 }
                 for msg in [
                     ClientMessage::Resign,
@@ -360,7 +347,7 @@ async fn every_ending_stands_after_eviction_and_restart() {
                     },
                 ] {
                     let fx = node.send(conn, msg).await;
-                    assert_eq!(error_of(&fx, conn).as_deref(), Some("game_over"));
+                    assert_eq!(error_code(&fx, conn).as_deref(), Some("game_over"));
                     assert_eq!(stores(&fx), 0);
                 }
             }
@@ -527,7 +514,7 @@ async fn a_resent_action_is_acknowledged_again_not_applied_twice() {
     // A new id is a new action.
     node.hello(13, &id, Some(&tokens[1])).await;
     let fx = node.frame(13, mv("e7e5", 77)).await;
-    assert_eq!(error_of(&fx, 13), None, "ids are per seat");
+    assert_eq!(error_code(&fx, 13), None, "ids are per seat");
 }
 
 /// Partner talk is stored with the match and comes back, after a restart, to the team only:
