@@ -15,7 +15,6 @@ use tokio::sync::mpsc;
 use crate::bots::BotRunner;
 use crate::http::App;
 use crate::hub::{shard_of, Effect, Hub, Input};
-use crate::persist::{store_write, unix_ms};
 use crate::runtime::{hub_task, HubHandle, Shards};
 use crate::tournaments;
 use crate::{Config, ServerError};
@@ -74,7 +73,7 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
     for index in 0..count {
         let mut seed = [0u8; 32];
         getrandom::fill(&mut seed).map_err(|e| std::io::Error::other(e.to_string()))?;
-        hubs.push(Hub::shard(seed, index, count));
+        hubs.push(Hub::shard(seed, index, count).with_unix_zero(clock.unix_ms));
     }
     // Matches that were in progress when the server stopped go on, each from the moment the
     // server was last alive, on the shard of its id.
@@ -85,7 +84,7 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
         let hub = &mut hubs[shard_of(&stored.id, count)];
         match hub.restore(&stored, started.elapsed(), alive_at) {
             Ok(fx) => anchors.extend(fx.into_iter().filter_map(|e| match e {
-                Effect::Store(op) => Some(store_write(op, clock.unix_ms)),
+                Effect::Store(write) => Some(write),
                 _ => None,
             })),
             Err(e) => tracing::error!(match_id = %stored.id, "cannot restore: {e}"),
@@ -215,4 +214,11 @@ pub(crate) async fn checkpoints(store: Store) {
             tracing::debug!("checkpoint: {e}");
         }
     }
+}
+
+/// Unix time now, in milliseconds.
+pub fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }

@@ -36,7 +36,8 @@ use rand::rngs::StdRng;
 use rand::{RngCore, SeedableRng};
 use sha2::{Digest, Sha256};
 
-pub use effects::{Effect, StoreOp};
+pub use bughouse_store::Write;
+pub use effects::{Effect, EventKind};
 pub use live::rule_settings;
 use live::*;
 pub use restore::RestoreError;
@@ -166,6 +167,8 @@ pub struct Hub {
     last_lag: Option<Duration>,
     /// This hub's shard and the number of shards.
     shard: (usize, usize),
+    /// The Unix time, in milliseconds, of server time 0: stored times are Unix times.
+    unix_zero_ms: i64,
 }
 
 /// The shard, of `count`, that runs the match `match_id` (FNV-1a of the id): every command about
@@ -209,7 +212,24 @@ impl Hub {
             action: None,
             last_lag: None,
             shard: (0, 1),
+            unix_zero_ms: 0,
         }
+    }
+
+    /// The same hub, its server time 0 being Unix time `unix_zero_ms` (milliseconds): the times
+    /// it stores (creation, start, end, clock anchors) are Unix times. Without this, server time
+    /// 0 is Unix time 0.
+    pub fn with_unix_zero(self, unix_zero_ms: i64) -> Hub {
+        Hub {
+            unix_zero_ms,
+            ..self
+        }
+    }
+
+    /// The Unix time, in milliseconds, of server time `t`.
+    fn unix_ms(&self, t: Duration) -> i64 {
+        self.unix_zero_ms
+            .saturating_add(i64::try_from(t.as_millis()).unwrap_or(i64::MAX))
     }
 
     /// A hub that is shard `index` of `count`: the ids of the matches it creates (rematches

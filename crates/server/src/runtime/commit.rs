@@ -7,10 +7,7 @@ use axum::extract::ws::Utf8Bytes;
 use bughouse_store::Store;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::app::ServerClock;
-
-use crate::hub::{ConnId, Effect, StoreOp};
-use crate::persist::store_write;
+use crate::hub::{ConnId, Effect, Write};
 use crate::tournaments::Finished;
 
 use super::*;
@@ -35,7 +32,6 @@ pub(crate) struct Commit {
 pub(crate) async fn committer(
     mut rx: mpsc::Receiver<Commit>,
     store: Store,
-    clock: ServerClock,
     finished: mpsc::UnboundedSender<Finished>,
 ) {
     let (send_tx, send_rx) = mpsc::channel::<Vec<Commit>>(COMMIT_QUEUE);
@@ -48,14 +44,16 @@ pub(crate) async fn committer(
             let mut others = Vec::with_capacity(commit.effects.len());
             for effect in commit.effects.drain(..) {
                 match effect {
-                    Effect::Store(op) => {
-                        if let StoreOp::Finish {
-                            match_id, result, ..
-                        } = &op
+                    Effect::Store(write) => {
+                        if let Write::FinishMatch {
+                            match_id,
+                            board_results,
+                            ..
+                        } = &write
                         {
-                            ended.push((match_id.clone(), result.boards.clone()));
+                            ended.push((match_id.clone(), board_results.clone()));
                         }
-                        writes.push(store_write(op, clock.unix_ms));
+                        writes.push(write);
                     }
                     other => others.push(other),
                 }

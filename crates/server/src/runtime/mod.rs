@@ -22,7 +22,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::app::ServerClock;
 
 use crate::bots::BotRunner;
-use crate::hub::{ConnId, Effect, Hub, Input, StoreOp};
+use crate::hub::{ConnId, Effect, Hub, Input, Write};
 use crate::tournaments::Finished;
 
 /// The most commands the hub applies before it hands their effects to the committer.
@@ -126,7 +126,7 @@ pub(crate) async fn hub_task(
 ) {
     let started = clock.started;
     let (commit_tx, commit_rx) = mpsc::channel(COMMIT_QUEUE);
-    tokio::spawn(committer(commit_rx, store.clone(), clock, finished));
+    tokio::spawn(committer(commit_rx, store.clone(), finished));
     let mut batch = Vec::with_capacity(BATCH);
     loop {
         // Wake for the next flag fall (its deadline includes the grace for lag).
@@ -218,7 +218,7 @@ pub(crate) async fn hub_task(
             match effect {
                 Effect::BotTurn(turn) => bots.turn(turn),
                 other => {
-                    if let Effect::Store(StoreOp::Finish { match_id, .. }) = &other {
+                    if let Effect::Store(Write::FinishMatch { match_id, .. }) = &other {
                         bots.forget(match_id);
                     }
                     commit.effects.push(other);
