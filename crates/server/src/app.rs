@@ -15,7 +15,7 @@ use tokio::sync::mpsc;
 use crate::bots::BotRunner;
 use crate::http::App;
 use crate::hub::{shard_of, Effect, Hub, Input};
-use crate::runtime::{hub_task, HubHandle, Shards};
+use crate::runtime::{hub_task, HubHandle, Shards, Writer};
 use crate::tournaments;
 use crate::{Config, ServerError};
 
@@ -117,11 +117,14 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
     });
     let bots = BotRunner::new(bot_tx);
     let (finished_tx, finished_rx) = mpsc::unbounded_channel();
+    // The shards' writes: through one writer task on SQLite, directly on PostgreSQL.
+    let writer = Writer::new(&store);
     for (hub, rx) in tasks {
         tokio::spawn(hub_task(
             hub,
             rx,
             store.clone(),
+            writer.clone(),
             clock,
             bots.clone(),
             finished_tx.clone(),

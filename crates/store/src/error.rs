@@ -76,6 +76,9 @@ pub enum StoreError {
     /// program).
     #[error("unexpected data in the database: {0}")]
     Corrupt(String),
+    /// The store was closed (the server is stopping) before the write could be made.
+    #[error("the store is closed")]
+    Closed,
     /// Any other database failure (lost connection, disk full, ...).
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),

@@ -4,7 +4,6 @@
 use std::collections::HashMap;
 
 use axum::extract::ws::Utf8Bytes;
-use bughouse_store::Store;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::hub::{ConnId, Effect, Write};
@@ -31,7 +30,7 @@ pub(crate) struct Commit {
 /// are reported to `finished` once stored (the tournaments enter their results).
 pub(crate) async fn committer(
     mut rx: mpsc::Receiver<Commit>,
-    store: Store,
+    writer: Writer,
     finished: mpsc::UnboundedSender<Finished>,
 ) {
     let (send_tx, send_rx) = mpsc::channel::<Vec<Commit>>(COMMIT_QUEUE);
@@ -61,7 +60,7 @@ pub(crate) async fn committer(
             commit.effects = others;
         }
         if !writes.is_empty() {
-            for result in store.apply_batch(&writes).await {
+            for result in writer.write(writes).await {
                 if let Err(e) = result {
                     tracing::error!("storage: {e}");
                 }

@@ -8,9 +8,11 @@
 
 mod commit;
 mod shards;
+mod writer;
 
 pub(crate) use commit::*;
 pub(crate) use shards::Shards;
+pub(crate) use writer::Writer;
 
 use std::time::Duration;
 
@@ -120,13 +122,14 @@ pub(crate) async fn hub_task(
     mut hub: Hub,
     mut rx: mpsc::Receiver<Command>,
     store: Store,
+    writer: Writer,
     clock: ServerClock,
     bots: BotRunner,
     finished: mpsc::UnboundedSender<Finished>,
 ) {
     let started = clock.started;
     let (commit_tx, commit_rx) = mpsc::channel(COMMIT_QUEUE);
-    tokio::spawn(committer(commit_rx, store.clone(), finished));
+    tokio::spawn(committer(commit_rx, writer, finished));
     let mut batch = Vec::with_capacity(BATCH);
     loop {
         // Wake for the next flag fall (its deadline includes the grace for lag).
