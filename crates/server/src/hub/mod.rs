@@ -67,10 +67,11 @@ pub enum Input {
     Connected(ConnId),
     /// A websocket closed.
     Disconnected(ConnId),
-    /// A text frame arrived.
+    /// A text frame arrived (read here with [`read_frame`]).
     Text(ConnId, String),
-    /// A frame that is not text, or too large, arrived.
-    Invalid(ConnId, &'static str),
+    /// A text frame arrived, read at the edge with [`read_frame`] (the websocket adapter reads
+    /// each frame once, on its own task, and routes it by what it says).
+    Frame(ConnId, Result<ClientFrame, FrameError>),
     /// Time passed: apply flags.
     Tick,
     /// A bot's answer to an [`Effect::BotTurn`].
@@ -82,6 +83,45 @@ pub enum Input {
         /// The bot's seat.
         seat: Seat,
     },
+}
+
+impl Input {
+    /// The match a `hello` frame names.
+    pub fn hello_match(&self) -> Option<&str> {
+        match self {
+            Input::Frame(
+                _,
+                Ok(ClientFrame {
+                    msg: ClientMessage::Hello { match_id, .. },
+                    ..
+                }),
+            ) => Some(match_id),
+            _ => None,
+        }
+    }
+}
+
+/// A text frame that cannot be read: the error answered to its sender.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameError {
+    /// `too_large` or `bad_message`.
+    pub code: ErrorCode,
+    /// What is wrong, and where (serde's message names the line and column).
+    pub message: String,
+}
+
+/// Reads a client's text frame: its size, then its JSON against the protocol's types.
+pub fn read_frame(text: &str) -> Result<ClientFrame, FrameError> {
+    if text.len() > MAX_CLIENT_MESSAGE {
+        return Err(FrameError {
+            code: ErrorCode::TooLarge,
+            message: format!("a message may have at most {MAX_CLIENT_MESSAGE} bytes"),
+        });
+    }
+    serde_json::from_str(text).map_err(|e| FrameError {
+        code: ErrorCode::BadMessage,
+        message: e.to_string(),
+    })
 }
 
 /// The bot levels a seat may be given (1 weakest).
@@ -270,16 +310,8 @@ impl Hub {
                 );
             }
             Input::Disconnected(conn) => self.disconnect(conn, &mut fx),
-            Input::Invalid(conn, why) => {
-                let code = if why.contains("large") {
-                    ErrorCode::TooLarge
-                } else {
-                    ErrorCode::BadMessage
-                };
-                fx.push(Effect::Send(vec![conn], error(code, why)));
-                self.refuse(conn, &mut fx);
-            }
-            Input::Text(conn, text) => self.text(conn, &text, &mut fx),
+            Input::Text(conn, text) => self.frame(conn, read_frame(&text), &mut fx),
+            Input::Frame(conn, frame) => self.frame(conn, frame, &mut fx),
             Input::Tick => self.tick(&mut fx),
             Input::Bot(reply) => self.bot_reply(reply, &mut fx),
             Input::BotWake { match_id, seat } => {

@@ -167,8 +167,10 @@ pub(crate) async fn hub_task(
                         .extend(hub.apply(Input::Disconnected(conn), now));
                 }
                 Command::Input(input) => {
-                    if let Input::Text(_, text) = &input {
-                        let fx = load_if_archived(&mut hub, &store, &commit_tx, text, now).await;
+                    // A `hello` for a match not in memory (finished and evicted, or unknown):
+                    // load it from the database so it can be watched and replayed.
+                    if let Some(id) = input.hello_match() {
+                        let fx = load_match(&mut hub, &store, &commit_tx, id, now).await;
                         commit.effects.extend(fx);
                     }
                     commit.effects.extend(hub.apply(input, now));
@@ -232,26 +234,6 @@ pub(crate) async fn hub_task(
             return;
         }
         hub.evict_finished();
-    }
-}
-
-/// A `hello` for a match that is not in memory (finished and evicted, or unknown): load it from
-/// the database so it can be watched and replayed.
-pub(crate) async fn load_if_archived(
-    hub: &mut Hub,
-    store: &Store,
-    commit_tx: &mpsc::Sender<Commit>,
-    text: &str,
-    now: Duration,
-) -> Vec<Effect> {
-    if !text.contains("hello") {
-        return Vec::new();
-    }
-    match serde_json::from_str(text) {
-        Ok(bughouse_protocol::ClientMessage::Hello { match_id, .. }) => {
-            load_match(hub, store, commit_tx, &match_id, now).await
-        }
-        _ => Vec::new(),
     }
 }
 
