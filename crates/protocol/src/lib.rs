@@ -6,6 +6,10 @@
 //! `WhiteA`, `BlackA`, `WhiteB`, `BlackB`; teams are WhiteA + BlackB against BlackA + WhiteB.
 //! Moves travel in UCI (`e2e4`, `e7e8q`, `e1g1`, `N@f3`), positions as FEN with bracketed
 //! reserves, times in milliseconds.
+//!
+//! The tournament HTTP API's bodies and answers are in [`tournament`]. Every type derives
+//! `ts_rs::TS`: [`typescript`] renders them as the front end's TypeScript (`web/src/generated/`),
+//! so a type added to the wire is added to [`typescript::bindings`] too.
 
 use std::collections::BTreeMap;
 

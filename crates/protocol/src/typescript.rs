@@ -18,16 +18,24 @@ pub struct Binding {
     pub file: &'static str,
     /// The TypeScript.
     pub text: String,
+    /// Types the file names but neither declares nor imports (a type missing from the lists
+    /// of [`bindings`]): must be empty.
+    pub undeclared: Vec<String>,
 }
 
 /// A file being written: declarations in the order given.
 struct File {
     cfg: Config,
     text: String,
+    /// What it declares or imports.
+    declared: Vec<String>,
+    /// What its declarations refer to.
+    needed: Vec<String>,
 }
 
 impl File {
-    fn new(imports: &str) -> File {
+    /// A file that imports `imports` from `./protocol`.
+    fn new(imports: &[&str]) -> File {
         // Integers travel as JSON numbers; the protocol keeps them below 2^53 (ids, times,
         // seeds a client sends), so `number`, not ts-rs's default `bigint`.
         let cfg = Config::new().with_large_int("number");
@@ -37,14 +45,29 @@ impl File {
              `ts_bindings_are_fresh` checks this file).\n",
         );
         if !imports.is_empty() {
-            text.push('\n');
-            text.push_str(imports);
+            text.push_str(&format!(
+                "\nimport type {{ {} }} from './protocol';\n",
+                imports.join(", ")
+            ));
         }
-        File { cfg, text }
+        File {
+            cfg,
+            text,
+            declared: imports.iter().map(|s| (*s).to_owned()).collect(),
+            needed: Vec::new(),
+        }
+    }
+
+    /// Notes what `T` refers to.
+    fn needs<T: TS + 'static>(&mut self) {
+        let deps = T::dependencies(&self.cfg);
+        self.needed.extend(deps.into_iter().map(|d| d.ts_name));
     }
 
     /// `export type Name = ...;` for a type that derives `TS`, with its doc comment.
-    fn decl<T: TS>(mut self) -> File {
+    fn decl<T: TS + 'static>(mut self) -> File {
+        self.declared.push(T::ident(&self.cfg));
+        self.needs::<T>();
         self.text.push('\n');
         if let Some(docs) = T::docs() {
             self.text.push_str(&layout::doc(&docs));
@@ -57,7 +80,9 @@ impl File {
     }
 
     /// `export type Name = ...;` for a Rust type without a name of its own (a `Vec`, say).
-    fn alias<T: TS>(mut self, name: &str, doc: &str) -> File {
+    fn alias<T: TS + 'static>(mut self, name: &str, doc: &str) -> File {
+        self.declared.push(name.to_owned());
+        self.needs::<T>();
         self.text.push_str(&format!(
             "\n/** {doc} */\nexport type {name} = {};\n",
             T::name(&self.cfg)
@@ -66,16 +91,24 @@ impl File {
     }
 
     fn done(self, file: &'static str) -> Binding {
+        let mut undeclared: Vec<String> = self
+            .needed
+            .into_iter()
+            .filter(|n| !self.declared.contains(n))
+            .collect();
+        undeclared.sort();
+        undeclared.dedup();
         Binding {
             file,
             text: self.text,
+            undeclared,
         }
     }
 }
 
 /// Every generated file.
 pub fn bindings() -> Vec<Binding> {
-    let protocol = File::new("")
+    let protocol = File::new(&[])
         .decl::<SeatName>()
         .decl::<BoardName>()
         .decl::<Status>()
@@ -112,7 +145,7 @@ pub fn bindings() -> Vec<Binding> {
         )
         .decl::<ApiError>()
         .done("protocol.ts");
-    let tournament = File::new("import type { SeatName } from './protocol';\n")
+    let tournament = File::new(&["SeatName"])
         .decl::<TournamentFormat>()
         .decl::<Slot>()
         .decl::<TeamSide>()

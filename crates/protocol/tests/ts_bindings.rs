@@ -18,6 +18,13 @@ fn ts_bindings_are_fresh() {
     let bindings = typescript::bindings();
     let mut stale = Vec::new();
     for b in &bindings {
+        assert!(
+            b.undeclared.is_empty(),
+            "{} refers to {:?}, which it neither declares nor imports: add them to \
+             bughouse_protocol::typescript::bindings()",
+            b.file,
+            b.undeclared,
+        );
         let path = dir.join(b.file);
         if std::fs::read_to_string(&path).ok().as_deref() == Some(b.text.as_str()) {
             continue;
