@@ -1,10 +1,10 @@
-//! The HTTP side: the routes of matches, the archive and the rules; the websocket adapter; the
-//! pages; one JSON error for every refusal. Tournaments add their own routes
-//! (`crate::tournaments`).
+//! The HTTP side: the routes of matches, the archive and the rules; the tournament routes (on
+//! `crate::tournaments`); the websocket adapter; the pages; one JSON error for every refusal.
 
 mod error;
 mod matches;
 mod pages;
+mod tournaments;
 mod websocket;
 
 use std::sync::atomic::AtomicU64;
@@ -17,7 +17,6 @@ use bughouse_store::Store;
 pub(crate) use error::ApiError;
 
 use crate::runtime::Shards;
-use crate::tournaments;
 
 /// What every route may use: the hub task's inbox, the store, connection numbers, the start.
 #[derive(Clone)]
@@ -29,7 +28,7 @@ pub(crate) struct App {
 }
 
 /// Every route of the server.
-pub(crate) fn router(app: App, tournaments: Arc<tournaments::Service>) -> Router {
+pub(crate) fn router(app: App, tournaments: Arc<crate::tournaments::Service>) -> Router {
     Router::new()
         .route("/", get(pages::index))
         .route("/m/{id}", get(pages::index))
