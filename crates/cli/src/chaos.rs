@@ -483,10 +483,11 @@ async fn player(
 /// The legal moves for us among these boards, if one of them is ours: `Some(None)` when it is
 /// not our turn there.
 fn board_legal(boards: &[BoardState], mine: &str) -> Option<Option<Vec<String>>> {
-    boards
-        .iter()
-        .find(|b| b.board == mine)
-        .map(|b| b.legal.clone())
+    boards.iter().find(|b| b.board == mine).map(|b| {
+        b.legal
+            .as_ref()
+            .map(|l| l.iter().map(str::to_owned).collect())
+    })
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -16,7 +16,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+mod moves;
 pub mod typescript;
+pub use moves::UciList;
 
 /// The largest message a client may send, in bytes. Larger frames are refused.
 pub const MAX_CLIENT_MESSAGE: usize = 4096;
@@ -386,7 +388,7 @@ pub struct BoardState {
     /// The legal moves in UCI, sent only to the player to move on this board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    pub legal: Option<Vec<String>>,
+    pub legal: Option<UciList>,
 }
 
 /// The four clocks.

@@ -122,6 +122,7 @@ pub fn bindings() -> Vec<Binding> {
         .decl::<ServerMessage>()
         .decl::<MatchState>()
         .decl::<SeatInfo>()
+        .decl::<UciList>()
         .decl::<BoardState>()
         .decl::<Clocks>()
         .decl::<MoveInfo>()

@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use bughouse_protocol::{ClientFrame, ClientMessage};
-use bughouse_server::hub::{Effect, Hub, Input};
+use bughouse_server::hub::{encode, Effect, Hub, Input};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 /// A seated match with four spectators; the players' connections are 1..=4.
@@ -75,7 +75,7 @@ fn moves(c: &mut Criterion) {
             let bytes: usize = fx
                 .iter()
                 .map(|e| match e {
-                    Effect::Send(_, msg) => serde_json::to_string(msg).map_or(0, |t| t.len()),
+                    Effect::Send(_, msg) => encode(msg).map_or(0, |t| t.len()),
                     _ => 0,
                 })
                 .sum();

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use bughouse_protocol::{ClientFrame, ClientMessage};
-use bughouse_server::hub::{Effect, Hub, Input};
+use bughouse_server::hub::{encode, Effect, Hub, Input};
 
 #[global_allocator]
 static ALLOC: dhat::Alloc = dhat::Alloc;
@@ -90,7 +90,7 @@ fn main() {
         let mut out = Vec::new();
         for e in &fx {
             if let Effect::Send(_, msg) = e {
-                let json = serde_json::to_string(msg).unwrap();
+                let json = encode(msg).unwrap();
                 assert!(!json.contains(r#""type":"error""#), "{json}");
                 out.push(json);
                 messages += 1;

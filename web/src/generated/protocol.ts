@@ -323,6 +323,12 @@ export type SeatInfo = {
   connected: boolean,
 };
 
+/**
+ * Moves in UCI (`e2e4`, `N@f3`): on the wire a JSON array of strings, in memory one string of
+ * moves separated by spaces.
+ */
+export type UciList = Array<string>;
+
 /** One board as clients see it. */
 export type BoardState = {
   /** `A` or `B`. */
@@ -336,7 +342,7 @@ export type BoardState = {
   /** `ongoing`, `checkmate`, `stalemate` or `waiting` for the side to move. */
   verdict: Verdict,
   /** The legal moves in UCI, sent only to the player to move on this board. */
-  legal?: Array<string>,
+  legal?: UciList,
 };
 
 /** The four clocks. */

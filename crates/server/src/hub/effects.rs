@@ -60,3 +60,13 @@ impl EventKind {
         EventKind::ALL.into_iter().find(|k| k.as_str() == s)
     }
 }
+
+/// A message as JSON text, the way the sender puts it on the wire (once for all its
+/// recipients). The buffer starts at the size of a typical `moved`, so that most messages are
+/// written without growing it.
+pub fn encode(msg: &ServerMessage) -> Result<String, serde_json::Error> {
+    let mut buf = Vec::with_capacity(768);
+    serde_json::to_writer(&mut buf, msg)?;
+    // serde_json writes UTF-8 only.
+    Ok(String::from_utf8(buf).unwrap_or_default())
+}

@@ -30,14 +30,14 @@ use bughouse_core::{
 use bughouse_protocol::{
     BoardName, BoardState, Claim, ClientFrame, ClientMessage, Clocks, ErrorCode, MatchState,
     MoveInfo, Piece, ResultInfo, RuleSetting, SeatInfo, SeatName, ServerMessage, Status, TalkEntry,
-    TalkKind, Verdict, MAX_CHAT, MAX_CLIENT_MESSAGE, MAX_NAME,
+    TalkKind, UciList, Verdict, MAX_CHAT, MAX_CLIENT_MESSAGE, MAX_NAME,
 };
 use rand::rngs::StdRng;
 use rand::{RngCore, SeedableRng};
 use sha2::{Digest, Sha256};
 
 pub use bughouse_store::Write;
-pub use effects::{Effect, EventKind};
+pub use effects::{encode, Effect, EventKind};
 pub use live::rule_settings;
 use live::*;
 pub use restore::RestoreError;

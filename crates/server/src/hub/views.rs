@@ -17,14 +17,21 @@ impl LiveMatch {
     }
 
     /// The legal moves of a board in UCI, for the seat to move on it only.
-    pub(super) fn legal(&self, board: BoardId, for_seat: Option<Seat>) -> Option<Vec<String>> {
+    pub(super) fn legal(&self, board: BoardId, for_seat: Option<Seat>) -> Option<UciList> {
         let pos = self.game.position(board);
         let to_move = Seat::new(board, pos.turn());
         (for_seat == Some(to_move)
             && self.game.is_started()
             && !self.finished
             && self.game.game_end(board).is_none())
-        .then(|| pos.legal_moves().iter().map(|m| m.to_string()).collect())
+        .then(|| {
+            let moves = pos.legal_moves();
+            let mut list = UciList::with_capacity(moves.len());
+            for m in moves.iter() {
+                list.push(m);
+            }
+            list
+        })
     }
 
     pub(super) fn move_info(&self, ply: usize) -> Option<MoveInfo> {

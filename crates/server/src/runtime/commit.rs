@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::hub::{ConnId, Effect, Write};
+use crate::hub::{encode, ConnId, Effect, Write};
 use crate::tournaments::Finished;
 
 use super::*;
@@ -122,7 +122,7 @@ pub(crate) fn send(
     for effect in effects {
         match effect {
             Effect::Send(to, msg) => {
-                let text: Utf8Bytes = match serde_json::to_string(&msg) {
+                let text: Utf8Bytes = match encode(&msg) {
                     Ok(t) => t.into(),
                     Err(e) => {
                         tracing::error!("cannot encode a message: {e}");
