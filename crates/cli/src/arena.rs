@@ -25,7 +25,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::uci_client::{fairy_stockfish_path, EngineError, UciEngine};
 use crate::xboard_client::XboardEngine;
-use crate::xboard_engine::{ptell_to_talk, talk_to_ptell};
+use bughouse_engine::xboard::{ptell_to_talk, talk_to_ptell};
 
 /// The variant outside engines are asked to play.
 const UCI_VARIANT: &str = "bughouse";
