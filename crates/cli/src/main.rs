@@ -13,8 +13,6 @@ mod client;
 mod loadtest;
 mod replay;
 mod tournament;
-mod uci_client;
-mod xboard_client;
 
 #[derive(Parser)]
 #[command(
