@@ -9,7 +9,6 @@ use clap::{Parser, Subcommand};
 
 mod arena;
 mod chaos;
-mod client;
 mod loadtest;
 mod replay;
 mod tournament;
