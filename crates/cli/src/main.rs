@@ -9,14 +9,9 @@ use clap::{Parser, Subcommand};
 
 mod arena;
 mod chaos;
-mod client;
 mod loadtest;
 mod replay;
 mod tournament;
-mod uci_client;
-mod uci_engine;
-mod xboard_client;
-mod xboard_engine;
 
 #[derive(Parser)]
 #[command(
@@ -171,8 +166,14 @@ fn main() -> ExitCode {
         Command::Loadtest(args) => loadtest::main(args),
         Command::Chaos(args) => chaos::main(args),
         Command::Arena(args) => arena::main(args),
-        Command::Uci => uci_engine::main(),
-        Command::Xboard => xboard_engine::main(),
+        Command::Uci => {
+            bughouse_engine::uci::run(io::stdin().lock(), io::stdout());
+            ExitCode::SUCCESS
+        }
+        Command::Xboard => {
+            bughouse_engine::xboard::run(io::BufReader::new(io::stdin()), io::stdout());
+            ExitCode::SUCCESS
+        }
         Command::Replay { rules, time, files } => {
             let mut out = io::BufWriter::new(io::stdout().lock());
             match replay::run(&files, rules, time, &mut out).and_then(|t| out.flush().map(|()| t)) {

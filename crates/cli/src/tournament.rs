@@ -4,14 +4,16 @@
 //! file back (to a temporary file first, then renamed over it). Errors go to standard error
 //! as `error: ...` with exit status 2; nothing is written then.
 
-use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use bughouse_core::{BoardId, Preset};
+use bughouse_core::Preset;
+use bughouse_tournament::text::{
+    pairing_text, player_text, round_text, show, standings_text, team_name,
+};
 use bughouse_tournament::{
-    csv, Format, GameResult, MatchRecord, Pairing, Player, Round, Slot, Team, TeamId, Tournament,
+    csv, Format, GameResult, MatchRecord, Player, Slot, Team, TeamId, Tournament,
 };
 use clap::Subcommand;
 
@@ -248,22 +250,11 @@ pub fn run(command: TournamentCommand) -> ExitCode {
 }
 
 fn load(file: &Path) -> Result<Tournament, String> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    Tournament::from_json(&text).map_err(|e| format!("{}: {e}", file.display()))
+    Tournament::load(file).map_err(|e| e.to_string())
 }
 
-/// Writes the file through a temporary file renamed over it.
 fn save(file: &Path, t: &Tournament) -> Result<(), String> {
-    let mut tmp = file.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, t.to_json())
-        .and_then(|()| std::fs::rename(&tmp, file))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            format!("cannot write {}: {e}", file.display())
-        })
+    t.save(file).map_err(|e| e.to_string())
 }
 
 fn new(
@@ -337,13 +328,6 @@ fn add_team(
     ))
 }
 
-fn player_text(p: &Player) -> String {
-    match p.rating {
-        Some(r) => format!("{} ({r})", p.name),
-        None => p.name.clone(),
-    }
-}
-
 fn pair(file: &Path) -> Result<String, String> {
     let mut t = load(file)?;
     let number = t.pair_next_round().map_err(|e| e.to_string())?.number;
@@ -414,185 +398,4 @@ fn choose(file: &Path, round: u32, table: u32, team: &str, white: Slot) -> Resul
     let mut out = String::new();
     pairing_text(&t, p, &mut out);
     Ok(out)
-}
-
-fn team_name(t: &Tournament, id: TeamId) -> String {
-    t.team(id)
-        .map_or_else(|| format!("#{id}"), |tm| tm.name.clone())
-}
-
-fn pairing_text(t: &Tournament, p: &Pairing, out: &mut String) {
-    let _ = writeln!(
-        out,
-        "Table {}: {} - {}",
-        p.table,
-        team_name(t, p.home),
-        team_name(t, p.away)
-    );
-    for s in p.seats() {
-        let player = t
-            .team(s.team)
-            .map_or_else(String::new, |tm| tm.player(s.slot).name.clone());
-        let _ = writeln!(
-            out,
-            "  {:<7} {} ({}{})",
-            s.seat.to_string(),
-            player,
-            team_name(t, s.team),
-            if s.slot == Slot::First {
-                ", first board"
-            } else {
-                ""
-            }
-        );
-    }
-    let _ = writeln!(out, "  colours: {}", csv::basis_text(&p.seating.basis));
-    if let Some(record) = &p.result {
-        let games = match (record.game(BoardId::A), record.game(BoardId::B)) {
-            (Some(a), Some(b)) => format!("board A {a}, board B {b}: "),
-            _ => String::new(),
-        };
-        match t.score(p) {
-            Some(score) => {
-                let _ = writeln!(
-                    out,
-                    "  result: {games}{} (match points {}-{}, game points {}-{})",
-                    csv::result_text(t, p),
-                    score.home.match_points,
-                    score.away.match_points,
-                    score.home.game_points,
-                    score.away.game_points
-                );
-            }
-            None => {
-                let _ = writeln!(out, "  result: {record} (does not score under these rules)");
-            }
-        }
-    }
-}
-
-fn round_text(t: &Tournament, r: &Round) -> String {
-    let mut out = format!("Round {}\n", r.number);
-    for p in &r.pairings {
-        pairing_text(t, p, &mut out);
-    }
-    if let Some(bye) = r.bye {
-        let s = t.scoring().bye_score();
-        let _ = writeln!(
-            out,
-            "Bye: {} (match points {}, game points {})",
-            team_name(t, bye),
-            s.match_points,
-            s.game_points
-        );
-    }
-    out
-}
-
-fn standings_text(t: &Tournament) -> String {
-    let rows: Vec<Vec<String>> = t
-        .standings()
-        .iter()
-        .map(|s| {
-            vec![
-                s.rank_label(),
-                team_name(t, s.team),
-                s.match_points.to_string(),
-                s.game_points.to_string(),
-                s.buchholz.to_string(),
-                s.sonneborn_berger.to_string(),
-                s.direct_encounter
-                    .map_or_else(|| "-".to_owned(), |d| d.to_string()),
-                s.rating.map_or_else(|| "-".to_owned(), |r| r.to_string()),
-                s.played.to_string(),
-                s.won.to_string(),
-                s.drawn.to_string(),
-                s.lost.to_string(),
-                s.byes.to_string(),
-            ]
-        })
-        .collect();
-    let header: Vec<String> = [
-        "Rank", "Team", "MP", "GP", "Buchholz", "SB", "DE", "Rating", "Played", "W", "D", "L",
-        "Byes",
-    ]
-    .map(str::to_owned)
-    .to_vec();
-    let widths: Vec<usize> = (0..header.len())
-        .map(|c| {
-            std::iter::once(&header)
-                .chain(&rows)
-                .map(|r| r[c].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    for row in std::iter::once(&header).chain(&rows) {
-        let cells: Vec<String> = row
-            .iter()
-            .enumerate()
-            .map(|(c, cell)| {
-                let pad = widths[c] - cell.chars().count();
-                if c == 1 {
-                    format!("{cell}{}", " ".repeat(pad))
-                } else {
-                    format!("{}{cell}", " ".repeat(pad))
-                }
-            })
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
-    }
-    out
-}
-
-fn show(t: &Tournament) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "{}", t.name());
-    let _ = writeln!(out, "rules: {}", t.preset());
-    let _ = writeln!(
-        out,
-        "format: {}, {} rounds ({} paired)",
-        t.format(),
-        t.total_rounds(),
-        t.rounds().len()
-    );
-    let s = t.scoring();
-    let _ = writeln!(
-        out,
-        "scoring: {}; match points {}/{}/{} for a win/draw/loss; a bye scores {}",
-        if s.first_game_decides {
-            "the first game to end decides the match"
-        } else {
-            "both games count"
-        },
-        s.win,
-        s.draw,
-        s.loss,
-        s.bye
-    );
-    let _ = writeln!(out, "seed: {} ({} draws of lots)", t.seed(), t.lots_drawn());
-    let _ = writeln!(out, "\nTeams");
-    for (i, team) in t.teams().iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "{:>3}. {} ({} first board, {}){}",
-            i + 1,
-            team.name,
-            player_text(&team.first),
-            player_text(&team.second),
-            team.rating()
-                .map_or_else(String::new, |r| format!(", rating {r}"))
-        );
-    }
-    for r in t.rounds() {
-        out.push('\n');
-        out.push_str(&round_text(t, r));
-    }
-    if !t.rounds().is_empty() {
-        let _ = writeln!(out, "\nStandings");
-        out.push_str(&standings_text(t));
-    }
-    out
 }

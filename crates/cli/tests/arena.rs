@@ -3,20 +3,14 @@
 //! errors for bad engines, players and time controls.
 
 use std::path::Path;
-use std::process::{Command, Output};
+
+mod common;
+
+use common::{bughouse, text};
+#[cfg(unix)]
+use common::{engine_logs, fake_uci, fake_xboard, logged_xboard};
 
 const FAIRY_STOCKFISH: &str = "/usr/games/fairy-stockfish";
-
-fn bughouse(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bughouse"))
-        .args(args)
-        .output()
-        .expect("the bughouse binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("output is UTF-8")
-}
 
 /// Runs an arena that must succeed; returns standard output.
 fn arena(args: &[&str]) -> String {
@@ -194,30 +188,6 @@ fn an_engine_without_bughouse_is_a_clear_error() {
     );
 }
 
-/// Writes a fake UCI engine that knows bughouse and answers `go` with `on_go` (shell code).
-#[cfg(unix)]
-fn fake_engine(dir: &Path, name: &str, on_go: &str) -> String {
-    use std::os::unix::fs::PermissionsExt;
-    let path = dir.join(name);
-    let script = format!(
-        "#!/bin/sh\n\
-         while read -r line; do\n\
-         case \"$line\" in\n\
-         uci) echo 'id name fake'; \
-              echo 'option name UCI_Variant type combo default bughouse var bughouse'; \
-              echo uciok;;\n\
-         isready) echo readyok;;\n\
-         go*) {on_go};;\n\
-         quit) exit 0;;\n\
-         esac\n\
-         done\n"
-    );
-    std::fs::write(&path, script).expect("the script is written");
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
-        .expect("the script is executable");
-    format!("uci:{}", path.display())
-}
-
 #[cfg(unix)]
 #[test]
 fn an_engine_that_plays_illegal_moves_or_dies_loses_and_the_arena_goes_on() {
@@ -235,7 +205,7 @@ fn an_engine_that_plays_illegal_moves_or_dies_loses_and_the_arena_goes_on() {
         ),
         ("dies", "exit 3", "the engine died"),
     ] {
-        let spec = fake_engine(dir.path(), name, on_go);
+        let spec = fake_uci(dir.path(), name, on_go);
         let out = bughouse(&[
             "arena",
             "--team1",
@@ -336,52 +306,6 @@ fn fairy_stockfish_plays_through_xboard_when_installed() {
     assert!(out.status.success(), "{}", text(&out.stdout));
 }
 
-/// Writes an executable shell script.
-#[cfg(unix)]
-fn script(dir: &Path, name: &str, body: &str) -> String {
-    use std::os::unix::fs::PermissionsExt;
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}")).expect("the script is written");
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
-        .expect("the script is executable");
-    path.display().to_string()
-}
-
-/// Writes a fake XBoard engine that knows bughouse, greets its partner with `tellics ptell
-/// hello PID`, logs every line it is sent to `DIR/in.PID` and answers `go` with `on_go`.
-#[cfg(unix)]
-fn fake_xboard(dir: &Path, name: &str, on_go: &str) -> String {
-    let log = dir.join("in").display().to_string();
-    let body = format!(
-        "while read -r line; do\n\
-         echo \"$line\" >> {log}.$$\n\
-         case \"$line\" in\n\
-         protover*) echo 'feature usermove=1 setboard=1 ping=1 variants=\"bughouse\"'; \
-                    echo 'feature done=1';;\n\
-         ping*) echo \"pong ${{line#ping }}\";;\n\
-         partner*) echo \"tellics ptell hello $$\";;\n\
-         go) {on_go};;\n\
-         quit) exit 0;;\n\
-         esac\n\
-         done\n"
-    );
-    format!("xboard:{}", script(dir, name, &body))
-}
-
-/// The logs the fake XBoard engines wrote, one string per process.
-#[cfg(unix)]
-fn fake_logs(dir: &Path) -> Vec<String> {
-    let mut logs = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("the directory") {
-        let path = entry.expect("an entry").path();
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if name.starts_with("in.") {
-            logs.push(std::fs::read_to_string(&path).expect("a log"));
-        }
-    }
-    logs
-}
-
 #[cfg(unix)]
 #[test]
 fn xboard_engines_that_fail_lose_and_partners_hear_each_other() {
@@ -418,7 +342,7 @@ fn xboard_engines_that_fail_lose_and_partners_hear_each_other() {
         assert_eq!(rows[0][4], "team1", "{name}: {stdout}");
         assert!(stdout.contains(message), "{name}: {stdout}");
         // The start-up check runs one engine alone; the match, one per board.
-        let logs = fake_logs(dir.path());
+        let logs = engine_logs(dir.path());
         let players: Vec<&String> = logs.iter().filter(|l| l.contains("partner ")).collect();
         assert_eq!(players.len(), 2, "{name}: {logs:?}");
         for log in &players {
@@ -446,12 +370,7 @@ fn xboard_engines_that_fail_lose_and_partners_hear_each_other() {
 #[test]
 fn a_team_of_our_xboard_engines_plays_the_bot_with_partner_talk_relayed() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let log = dir.path().join("in").display().to_string();
-    let body = format!(
-        "tee -a {log}.$$ | {} xboard\n",
-        env!("CARGO_BIN_EXE_bughouse")
-    );
-    let spec = format!("xboard:{}", script(dir.path(), "ours", &body));
+    let spec = logged_xboard(dir.path(), "ours", "");
     let bpgn = dir.path().join("xb.bpgn");
     let stdout = arena(&[
         "--team1",
@@ -468,7 +387,7 @@ fn a_team_of_our_xboard_engines_plays_the_bot_with_partner_talk_relayed() {
     assert_eq!(match_rows(&stdout).len(), 2, "{stdout}");
     assert!(!stdout.contains("loses:"), "no engine failure: {stdout}");
     last_line_scores(&stdout, 2.0);
-    let logs = fake_logs(dir.path());
+    let logs = engine_logs(dir.path());
     let players: Vec<&String> = logs.iter().filter(|l| l.contains("partner ")).collect();
     assert_eq!(players.len(), 4, "two matches, two engines each");
     for log in &players {
@@ -507,14 +426,14 @@ fn an_xboard_engine_told_to_sit_holds_its_move_and_the_arena_goes_on() {
     // a second, then plays on.
     let dir = tempfile::tempdir().expect("a temporary directory");
     let d = dir.path().display().to_string();
-    let log = dir.path().join("in").display().to_string();
-    let body = format!(
-        "if mkdir {d}/a 2>/dev/null; then :; elif mkdir {d}/b 2>/dev/null; then \
-         echo 'tellics ptell sit'; fi\n\
-         tee -a {log}.$$ | {} xboard\n",
-        env!("CARGO_BIN_EXE_bughouse")
+    let spec = logged_xboard(
+        dir.path(),
+        "sitter",
+        &format!(
+            "if mkdir {d}/a 2>/dev/null; then :; elif mkdir {d}/b 2>/dev/null; then \
+             echo 'tellics ptell sit'; fi\n"
+        ),
     );
-    let spec = format!("xboard:{}", script(dir.path(), "sitter", &body));
     let bpgn = dir.path().join("sit.bpgn");
     let stdout = arena(&[
         "--team1",
@@ -530,7 +449,7 @@ fn an_xboard_engine_told_to_sit_holds_its_move_and_the_arena_goes_on() {
     ]);
     assert_eq!(match_rows(&stdout).len(), 1, "{stdout}");
     assert!(!stdout.contains("loses:"), "no engine failure: {stdout}");
-    let logs = fake_logs(dir.path());
+    let logs = engine_logs(dir.path());
     let players: Vec<&String> = logs.iter().filter(|l| l.contains("partner ")).collect();
     assert_eq!(players.len(), 2);
     let sitters: Vec<&&String> = players

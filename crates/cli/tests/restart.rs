@@ -8,9 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use bughouse_protocol::{ArchiveEntry, ClientMessage, Clocks, MatchState, ServerMessage};
+use bughouse_loadtest::client::{Answer, Target};
+use bughouse_protocol::{
+    ArchiveEntry, ClientMessage, Clocks, CreateMatch, MatchState, ServerMessage,
+};
 use futures_util::{SinkExt, StreamExt};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -51,7 +53,7 @@ impl ServerProcess {
             }
             if let Ok(Ok(answer)) = tokio::time::timeout(
                 Duration::from_secs(2),
-                try_http(addr, "GET", "/api/archive?limit=1", None),
+                target(addr).get("/api/archive?limit=1"),
             )
             .await
             {
@@ -82,67 +84,14 @@ impl Drop for ServerProcess {
     }
 }
 
-struct Answer {
-    status: u16,
-    body: String,
+/// The server at `addr`, through the load tester's HTTP client.
+fn target(addr: SocketAddr) -> Target {
+    Target::of_addr(addr, addr.to_string()).expect("an HTTP client")
 }
 
-/// One HTTP/1.1 request on its own connection (`Connection: close`).
-async fn try_http(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    body: Option<&str>,
-) -> std::io::Result<Answer> {
-    let mut stream = TcpStream::connect(addr).await?;
-    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    match body {
-        Some(body) => request.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        )),
-        None => request.push_str("\r\n"),
-    }
-    stream.write_all(request.as_bytes()).await?;
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await?;
-    let text = String::from_utf8_lossy(&raw).into_owned();
-    let (head, rest) = text
-        .split_once("\r\n\r\n")
-        .ok_or_else(|| std::io::Error::other("no end of header"))?;
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| std::io::Error::other("no status"))?;
-    let chunked = head
-        .to_ascii_lowercase()
-        .lines()
-        .any(|l| l.starts_with("transfer-encoding:") && l.contains("chunked"));
-    let body = if chunked {
-        dechunk(rest)
-    } else {
-        rest.to_owned()
-    };
-    Ok(Answer { status, body })
-}
-
-fn dechunk(mut rest: &str) -> String {
-    let mut body = String::new();
-    while let Some((size, after)) = rest.split_once("\r\n") {
-        let size = usize::from_str_radix(size.split(';').next().unwrap_or("").trim(), 16)
-            .expect("a hexadecimal chunk size");
-        if size == 0 {
-            break;
-        }
-        body.push_str(&after[..size]);
-        rest = &after[size + 2..];
-    }
-    body
-}
-
-async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Answer {
-    tokio::time::timeout(PATIENCE, try_http(addr, method, path, body))
+/// `GET PATH`.
+async fn get(addr: SocketAddr, path: &str) -> Answer {
+    tokio::time::timeout(PATIENCE, target(addr).get(path))
         .await
         .expect("the server answers in time")
         .expect("the HTTP request succeeds")
@@ -269,13 +218,15 @@ async fn a_killed_server_resumes_the_match_with_the_same_moves_and_clocks() {
     let addr = free_port();
 
     let server = ServerProcess::start(addr, &database, &dir.join("first.log")).await;
-    let answer = http(
-        addr,
-        "POST",
-        "/api/matches",
-        Some(r#"{"rules":"fide","time_control":"5+0"}"#),
-    )
-    .await;
+    let create = CreateMatch {
+        rules: "fide".into(),
+        time_control: "5+0".into(),
+        custom: Default::default(),
+    };
+    let answer = tokio::time::timeout(PATIENCE, target(addr).post("/api/matches", &create))
+        .await
+        .expect("the server answers in time")
+        .expect("the HTTP request succeeds");
     assert_eq!(answer.status, 201, "{}", answer.body);
     let id: bughouse_protocol::CreatedMatch =
         serde_json::from_str(&answer.body).expect("a match id");
@@ -384,7 +335,7 @@ async fn a_killed_server_resumes_the_match_with_the_same_moves_and_clocks() {
     // And the clocks run again: the players to move are charged from now on.
     let pause = Duration::from_millis(1500);
     tokio::time::sleep(pause).await;
-    let answer = http(addr, "GET", &format!("/api/matches/{id}"), None).await;
+    let answer = get(addr, &format!("/api/matches/{id}")).await;
     assert_eq!(answer.status, 200, "{}", answer.body);
     let later: MatchState = serde_json::from_str(&answer.body).expect("a match state");
     for (seat, name) in SEATS.iter().enumerate() {
@@ -412,7 +363,7 @@ async fn a_killed_server_resumes_the_match_with_the_same_moves_and_clocks() {
             .await;
         assert_eq!(result.result, "1-0");
     }
-    let answer = http(addr, "GET", &format!("/api/matches/{id}/bpgn"), None).await;
+    let answer = get(addr, &format!("/api/matches/{id}/bpgn")).await;
     assert!(answer.body.contains("1A. e4"), "{}", answer.body);
     assert!(answer.body.contains("Qxf7#"), "{}", answer.body);
 
@@ -420,7 +371,7 @@ async fn a_killed_server_resumes_the_match_with_the_same_moves_and_clocks() {
     drop(clients);
     server.kill();
     let server = ServerProcess::start(addr, &database, &dir.join("third.log")).await;
-    let answer = http(addr, "GET", "/api/archive", None).await;
+    let answer = get(addr, "/api/archive").await;
     let archive: Vec<ArchiveEntry> = serde_json::from_str(&answer.body).expect("the archive");
     assert!(
         archive
@@ -428,7 +379,7 @@ async fn a_killed_server_resumes_the_match_with_the_same_moves_and_clocks() {
             .any(|e| e.match_id == id && e.result == "1-0"),
         "{archive:?}"
     );
-    let answer = http(addr, "GET", &format!("/api/matches/{id}/bpgn"), None).await;
+    let answer = get(addr, &format!("/api/matches/{id}/bpgn")).await;
     assert!(answer.body.contains("Qxf7#"), "{}", answer.body);
     server.kill();
     let _ = std::fs::remove_dir_all(&dir);

@@ -1,67 +1,29 @@
 //! `bughouse uci`, driven over its standard input and output like a GUI would.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::Duration;
 
 use bughouse_core::{Position, Rules};
 
-/// How long any single answer may take.
-const TIMEOUT: Duration = Duration::from_secs(20);
+mod common;
 
-struct Uci {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
+use common::Piped;
+
+/// `bughouse uci`, with the answer to `go`.
+struct Uci(Piped);
 
 impl Uci {
     fn start() -> Uci {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bughouse"))
-            .arg("uci")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("bughouse uci starts");
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout: ChildStdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Uci {
-            child,
-            stdin,
-            lines,
-        }
+        Uci(Piped::start("uci"))
     }
 
     fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("the engine reads its input");
-        self.stdin.flush().expect("flush");
+        self.0.send(line);
     }
 
     /// Reads lines until one starts with `prefix`; returns all lines read, that one last.
     fn until(&mut self, prefix: &str) -> Vec<String> {
-        let mut seen = Vec::new();
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(TIMEOUT)
-                .unwrap_or_else(|_| panic!("no {prefix:?} line; saw {seen:?}"));
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
+        self.0.until(prefix)
     }
 
     fn bestmove(&mut self) -> (Vec<String>, String) {
@@ -73,21 +35,6 @@ impl Uci {
             .expect("bestmove MOVE")
             .to_owned();
         (lines, m)
-    }
-}
-
-impl Drop for Uci {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        for _ in 0..200 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

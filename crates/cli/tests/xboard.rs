@@ -2,89 +2,17 @@
 //! the `protover 2` features, moves with `usermove`, reserves with `holding`, `go`, and the
 //! partner protocol (`sit` holds the move until `go`).
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::thread;
 use std::time::Duration;
 
 use bughouse_core::{Position, Rules};
 
-/// How long any single answer may take.
-const TIMEOUT: Duration = Duration::from_secs(20);
+mod common;
 
-struct Xboard {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Xboard {
-    fn start() -> Xboard {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bughouse"))
-            .arg("xboard")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("bughouse xboard starts");
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Xboard {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("the engine reads");
-        self.stdin.flush().expect("the engine reads");
-    }
-
-    /// Reads lines until one starts with `prefix`; returns it.
-    fn expect(&mut self, prefix: &str) -> String {
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(TIMEOUT)
-                .unwrap_or_else(|_| panic!("no line starting with {prefix:?} in time"));
-            if line.starts_with(prefix) {
-                return line;
-            }
-        }
-    }
-
-    /// Whether a line starting with `prefix` comes within `wait`.
-    fn sees(&mut self, prefix: &str, wait: Duration) -> bool {
-        while let Ok(line) = self.lines.recv_timeout(wait) {
-            if line.starts_with(prefix) {
-                return true;
-            }
-        }
-        false
-    }
-}
-
-impl Drop for Xboard {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let _ = self.child.wait();
-    }
-}
+use common::Piped;
 
 #[test]
 fn a_fics_style_interface_plays_bughouse_with_it() {
-    let mut x = Xboard::start();
+    let mut x = Piped::start("xboard");
     x.send("xboard");
     x.send("protover 2");
     let mut features = String::new();
@@ -151,7 +79,7 @@ fn a_fics_style_interface_plays_bughouse_with_it() {
 
 #[test]
 fn a_sitting_engine_moves_when_its_clock_runs_low() {
-    let mut x = Xboard::start();
+    let mut x = Piped::start("xboard");
     x.send("protover 2");
     x.expect("feature done=1");
     x.send("new");

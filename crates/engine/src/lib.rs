@@ -8,9 +8,13 @@
 //! - [`TeamBot`]: one seat of a match, seeing both boards: counts on the pieces about to cross,
 //!   sits when moving loses to an incoming piece or when the partner is about to capture the
 //!   piece it needs, talks with its partner ([`Talk`]), and budgets its clock.
+//! - [`uci`] and [`xboard`]: the engine behind the UCI and XBoard (CECP v2, with the partner
+//!   protocol) text protocols, on any reader and writer (`bughouse uci` and `bughouse xboard`
+//!   give them standard input and output).
 //!
 //! The engine reads `std::time::Instant` only for its own search deadline; with node limits
-//! only, a search is deterministic.
+//! only, a search is deterministic. Only the protocol front ends do I/O, and only on the
+//! reader and writer they are given.
 //!
 //! # Examples
 //!
@@ -28,6 +32,8 @@ mod eval;
 mod level;
 mod search;
 mod team;
+pub mod uci;
+pub mod xboard;
 mod zobrist;
 
 pub use eval::{evaluate, see, BOARD_VALUE, RESERVE_VALUE};

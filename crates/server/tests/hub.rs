@@ -5,7 +5,7 @@ use common::{error_code, to};
 
 use std::time::Duration;
 
-use bughouse_protocol::{ClientMessage, ServerMessage, TalkKind};
+use bughouse_protocol::{ClientMessage, ServerMessage, TalkKind, UciList};
 use bughouse_server::hub::{ConnId, Effect, Hub, Input, Write};
 
 struct Harness {
@@ -146,7 +146,7 @@ fn the_player_to_move_gets_the_legal_moves() {
     let ServerMessage::Moved { board, .. } = &for_black[0] else {
         panic!("{for_black:?}")
     };
-    assert_eq!(board.legal.as_ref().map(Vec::len), Some(20));
+    assert_eq!(board.legal.as_ref().map(UciList::len), Some(20));
     // The mover and the spectators get no legal moves for that board.
     let ServerMessage::Moved { board, .. } = &to(&fx, 1)[0] else {
         panic!()
@@ -190,7 +190,7 @@ fn a_player_comes_back_to_his_seat_after_a_reconnect() {
         panic!("{state:?}")
     };
     assert_eq!(you.map(|s| s.as_str()), Some("BlackA"));
-    assert_eq!(state.boards[0].legal.as_ref().map(Vec::len), Some(20));
+    assert_eq!(state.boards[0].legal.as_ref().map(UciList::len), Some(20));
     let fx = h.play(21, "e7e5");
     assert_eq!(error_code(&fx, 21), None);
 }

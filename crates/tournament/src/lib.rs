@@ -1,7 +1,8 @@
 //! Bughouse team tournaments: teams, round-robin and Swiss pairings, seats and colours per
 //! rulebook, results, scoring, standings, JSON save files and CSV export.
 //!
-//! Pure logic: nothing here reads or writes files (the `bughouse tournament` command does).
+//! Logic, apart from [`Tournament::load`] and [`Tournament::save`], which read and write a
+//! tournament's JSON file; [`text`] writes a tournament as `bughouse tournament` prints it.
 //! Article numbers are the rulebooks' own (`F` fide, `M` minerva-2014, `K` knsb-1988, `U`
 //! uscf-scholastic-2006); *interp.* marks the project's interpretation where a rulebook is
 //! silent.
@@ -90,6 +91,7 @@
 
 pub mod berger;
 pub mod csv;
+mod file;
 mod points;
 pub mod result;
 pub mod rng;
@@ -97,8 +99,10 @@ pub mod seating;
 pub mod standings;
 pub mod swiss;
 mod team;
+pub mod text;
 mod tournament;
 
+pub use file::FileError;
 pub use points::Points;
 pub use result::{
     ByeValue, Forfeit, GameResult, MatchRecord, MatchScore, Outcome, ParseResultError, ResultError,

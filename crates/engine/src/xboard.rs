@@ -1,5 +1,7 @@
-//! `bughouse xboard`: our engine as an XBoard (CECP v2) bughouse engine on standard input and
-//! output, for FICS-style interfaces and with Fairy-Stockfish (or a person) as partner.
+//! Our engine as an XBoard (CECP v2) bughouse engine (`bughouse xboard` runs it on standard
+//! input and output), for FICS-style interfaces and with Fairy-Stockfish (or a person) as
+//! partner. [`run`] reads commands from any [`BufRead`] and writes the answers to any [`Write`],
+//! so that it is tested without processes.
 //!
 //! One board is searched at a time ([`Searcher`]), as in `bughouse uci`: a capture leaves the
 //! board (it goes to the partner, who is not seen), and the interface tells the reserves with
@@ -11,14 +13,13 @@
 //! Said: `dead` when our search finds us mated, `x` when that is over, `sit` when we mate by
 //! force (the partner should give nothing away meanwhile) and `go` when that is over.
 
-use std::io::{self, BufRead, Write};
-use std::process::ExitCode;
+use std::io::{BufRead, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::{Limits, Searcher, Talk, MATE_BOUND};
 use bughouse_core::{Color, Position, Role, Rules};
-use bughouse_engine::{Limits, Searcher, Talk, MATE_BOUND};
 
 /// A sitting engine moves anyway when its time left falls to this.
 pub const SIT_FLOOR: Duration = Duration::from_secs(1);
@@ -62,15 +63,6 @@ pub fn ptell_to_talk(text: &str) -> Option<Talk> {
     }
 }
 
-fn say(line: &str) {
-    let mut out = io::stdout().lock();
-    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
-}
-
-fn ptell(text: &str) {
-    say(&format!("tellics ptell {text}"));
-}
-
 /// Sets the reserves of the FEN `fen` (brackets after the placement) to `white` and `black`.
 fn with_holdings(fen: &str, white: &str, black: &str) -> String {
     let mut fields = fen.splitn(2, ' ');
@@ -84,7 +76,8 @@ fn with_holdings(fen: &str, white: &str, black: &str) -> String {
     )
 }
 
-struct Engine {
+struct Engine<W: Write> {
+    out: W,
     rules: Rules,
     pos: Position,
     searcher: Searcher,
@@ -108,10 +101,11 @@ struct Engine {
     move_now: bool,
 }
 
-impl Engine {
-    fn new() -> Engine {
+impl<W: Write> Engine<W> {
+    fn new(out: W) -> Engine<W> {
         let rules = Rules::fide();
         Engine {
+            out,
             rules,
             pos: Position::new(rules),
             searcher: Searcher::new(16),
@@ -128,6 +122,16 @@ impl Engine {
             we_win: false,
             move_now: false,
         }
+    }
+
+    /// Writes one line and flushes it; a closed output is not an error of ours.
+    fn say(&mut self, line: &str) {
+        let _ = writeln!(self.out, "{line}").and_then(|()| self.out.flush());
+    }
+
+    /// Tells the partner `text`.
+    fn ptell(&mut self, text: &str) {
+        self.say(&format!("tellics ptell {text}"));
     }
 
     /// Whether it is our turn to move.
@@ -167,29 +171,29 @@ impl Engine {
         self.move_now = false;
         if r.score <= -MATE_BOUND && !self.we_dead {
             self.we_dead = true;
-            ptell("dead");
+            self.ptell("dead");
         } else if r.score > -MATE_BOUND && self.we_dead {
             self.we_dead = false;
-            ptell("x");
+            self.ptell("x");
         }
         if r.score >= MATE_BOUND && !self.we_win {
             self.we_win = true;
-            ptell(&talk_to_ptell(Talk::Sit));
+            self.ptell(&talk_to_ptell(Talk::Sit));
         } else if r.score < MATE_BOUND && self.we_win {
             self.we_win = false;
-            ptell(&talk_to_ptell(Talk::Go));
+            self.ptell(&talk_to_ptell(Talk::Go));
         }
         let Some(mv) = r.best else {
             return;
         };
-        say(&format!("move {mv}"));
+        self.say(&format!("move {mv}"));
         let _ = self.pos.play(mv);
     }
 
     fn heard(&mut self, text: &str) {
         let words: Vec<&str> = text.split_whitespace().collect();
         match words.first().copied() {
-            Some("help") => ptell(
+            Some("help") => self.ptell(
                 "I listen to sit, go, x, move, fast, slow, dead, need R and dontgive R \
                  (heard but not acted on), help.",
             ),
@@ -209,11 +213,11 @@ impl Engine {
                     if self.to_move() {
                         match self.pos.parse_uci(token) {
                             Ok(mv) => {
-                                say(&format!("move {mv}"));
+                                self.say(&format!("move {mv}"));
                                 let _ = self.pos.play(mv);
                                 self.move_now = false;
                             }
-                            Err(_) => ptell("sorry, not possible"),
+                            Err(_) => self.ptell("sorry, not possible"),
                         }
                     }
                 }
@@ -237,16 +241,16 @@ impl Engine {
             "xboard" | "accepted" | "rejected" | "post" | "nopost" | "hard" | "easy" | "random"
             | "computer" | "name" | "ics" | "draw" | "bk" | "hint" | "memory" | "cores" => {}
             "protover" => {
-                say("feature done=0");
-                say(
+                self.say("feature done=0");
+                self.say(
                     "feature myname=\"bughouse\" variants=\"bughouse,crazyhouse\" usermove=1 \
                      setboard=1 time=1 ping=1 colors=0 sigint=0 sigterm=0 draw=0 name=0 \
                      reuse=1 analyze=0",
                 );
-                say("feature done=1");
+                self.say("feature done=1");
             }
             "quit" => return false,
-            "ping" => say(&format!("pong {}", args.join(" "))),
+            "ping" => self.say(&format!("pong {}", args.join(" "))),
             "new" => {
                 self.pos = Position::new(self.rules);
                 self.searcher.clear();
@@ -269,7 +273,7 @@ impl Engine {
                     self.rules = Rules::crazyhouse();
                     self.pos = Position::new(self.rules);
                 }
-                other => say(&format!(
+                other => self.say(&format!(
                     "Error (unsupported variant): {}",
                     other.unwrap_or("")
                 )),
@@ -311,7 +315,7 @@ impl Engine {
             "sd" => self.depth = args.first().and_then(|s| s.parse::<u32>().ok()),
             "setboard" => match Position::from_fen(&args.join(" "), self.rules) {
                 Ok(pos) => self.pos = pos,
-                Err(e) => say(&format!("tellusererror Illegal position: {e}")),
+                Err(e) => self.say(&format!("tellusererror Illegal position: {e}")),
             },
             "holding" => {
                 // holding [WHITE] [BLACK] (optionally a colour and piece after).
@@ -320,13 +324,15 @@ impl Engine {
                 let fen = with_holdings(&self.pos.fen(), &white, &black);
                 match Position::from_fen(&fen, self.rules) {
                     Ok(pos) => self.pos = pos,
-                    Err(e) => say(&format!("Error (bad holding): {e}")),
+                    Err(e) => self.say(&format!("Error (bad holding): {e}")),
                 }
             }
             // A partner: greet him as Fairy-Stockfish does (`partner` alone: no partner).
             "partner" => {
                 if !args.is_empty() {
-                    ptell("partner bughouse is an engine. Ask it 'help' for what it understands.");
+                    self.ptell(
+                        "partner bughouse is an engine. Ask it 'help' for what it understands.",
+                    );
                 }
             }
             "ptell" => self.heard(&args.join(" ")),
@@ -336,7 +342,7 @@ impl Engine {
                 if self.pos.parse_uci(other).is_ok() {
                     self.user_move(other);
                 } else {
-                    say(&format!("Error (unknown command): {other}"));
+                    self.say(&format!("Error (unknown command): {other}"));
                 }
             }
         }
@@ -348,7 +354,7 @@ impl Engine {
             Ok(mv) => {
                 let _ = self.pos.play(mv);
             }
-            Err(_) => say(&format!("Illegal move: {token}")),
+            Err(_) => self.say(&format!("Illegal move: {token}")),
         }
     }
 }
@@ -368,12 +374,13 @@ fn split_holding(text: &str) -> (String, String) {
     (white, black)
 }
 
-/// Runs the XBoard loop on standard input until `quit` or the end of input.
-pub fn main() -> ExitCode {
+/// Runs the XBoard loop: reads commands from `input` (in a thread of its own, so that a sitting
+/// engine can move when its time runs low) until `quit` or the end of input, and writes the
+/// answers to `output`.
+pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
     let (tx, lines): (_, Receiver<String>) = mpsc::channel();
     thread::spawn(move || {
-        let stdin = io::stdin().lock();
-        for line in stdin.split(b'\n') {
+        for line in input.split(b'\n') {
             let Ok(line) = line else { break };
             if tx
                 .send(String::from_utf8_lossy(&line).trim().to_owned())
@@ -383,7 +390,7 @@ pub fn main() -> ExitCode {
             }
         }
     });
-    let mut engine = Engine::new();
+    let mut engine = Engine::new(output);
     loop {
         let line = if engine.to_move() {
             match engine.sitting() {
@@ -417,7 +424,6 @@ pub fn main() -> ExitCode {
             break;
         }
     }
-    ExitCode::SUCCESS
 }
 
 #[cfg(test)]

@@ -12,16 +12,14 @@
 //! its best move) after a share of the clock; the move is then held in virtual time until the
 //! sit ends (docs/arena.md).
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use bughouse_core::{Color, Move, Position, Reserve, Role};
 
-use crate::uci_client::EngineError;
+use crate::fen::uci_fen;
+use crate::process::EngineProcess;
+use crate::EngineError;
 
 /// How long an engine may take to finish `protover 2` (`feature ... done=1`) and `ping`.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -109,9 +107,7 @@ pub fn holding_text(white: &Reserve, black: &Reserve) -> String {
 
 /// A running XBoard engine. Dropping it sends `quit` and kills the process if it lingers.
 pub struct XboardEngine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    process: EngineProcess,
     /// The position the engine has been given and how many moves of its board it has seen
     /// (`None`: give it one with `setboard`).
     view: Option<(Position, usize)>,
@@ -130,38 +126,8 @@ impl XboardEngine {
     ///
     /// [`EngineError`]: it cannot be started, dies, does not answer, or lacks the variant.
     pub fn start(path: &Path, variant: &str) -> Result<XboardEngine, EngineError> {
-        let mut child = Command::new(path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| EngineError::Start(format!("{}: {e}", path.display())))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(EngineError::Start("no pipes to the process".into()));
-        };
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim().to_owned();
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
         let mut engine = XboardEngine {
-            child,
-            stdin,
-            lines,
+            process: EngineProcess::spawn(path)?,
             view: None,
             said: Vec::new(),
             partner: PartnerState::default(),
@@ -241,7 +207,7 @@ impl XboardEngine {
 
     /// Reads what is waiting without blocking (partner messages are kept).
     fn collect(&mut self) {
-        while let Ok(line) = self.lines.try_recv() {
+        while let Some(line) = self.process.try_recv() {
             self.note(&line);
         }
     }
@@ -320,7 +286,7 @@ impl XboardEngine {
             ok = !seen.iter().any(|l| refused(l));
         }
         if !ok {
-            self.send(&format!("setboard {}", crate::arena::uci_fen(pos)))?;
+            self.send(&format!("setboard {}", uci_fen(pos)))?;
             self.sync()?;
         }
         self.view = Some((pos.clone(), played.len()));
@@ -419,39 +385,11 @@ impl XboardEngine {
     }
 
     fn send(&mut self, line: &str) -> Result<(), EngineError> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| {
-                if e.kind() == std::io::ErrorKind::BrokenPipe {
-                    EngineError::Died
-                } else {
-                    EngineError::Io(e.to_string())
-                }
-            })
+        self.process.send(line)
     }
 
     fn recv(&mut self, deadline: Instant, what: &'static str) -> Result<String, EngineError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        self.lines.recv_timeout(left).map_err(|e| match e {
-            RecvTimeoutError::Timeout => EngineError::Timeout(what),
-            RecvTimeoutError::Disconnected => EngineError::Died,
-        })
-    }
-}
-
-impl Drop for XboardEngine {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        let until = Instant::now() + Duration::from_millis(200);
-        while Instant::now() < until {
-            match self.child.try_wait() {
-                Ok(Some(_)) => return,
-                Ok(None) => thread::sleep(Duration::from_millis(5)),
-                Err(_) => break,
-            }
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.process.recv(deadline, what)
     }
 }
 

@@ -1,5 +1,6 @@
-//! `bughouse uci`: our engine as a UCI engine on standard input and output, for GUIs and for
-//! other programs' arenas.
+//! Our engine as a UCI engine (`bughouse uci` runs it on standard input and output), for GUIs
+//! and for other programs' arenas. [`run`] reads commands from any [`BufRead`] and writes the
+//! answers to any [`Write`], so that it is tested without processes.
 //!
 //! One board is searched at a time ([`Searcher`]): under `UCI_Variant bughouse` (the default,
 //! fide rules) a capture leaves the board, as the other board is not known; under `crazyhouse`
@@ -12,15 +13,14 @@
 //! searches with growing deadlines (at most [`MAX_SLICE`] each; the transposition table keeps
 //! the work of the earlier ones) and `stop` takes effect at the end of the current one.
 
-use std::io::{self, BufRead, Write};
-use std::process::ExitCode;
+use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+use crate::{mate_in, Limits, SearchInfo, SearchResult, Searcher};
 use bughouse_core::{Color, Position, Rules};
-use bughouse_engine::{mate_in, Limits, SearchInfo, SearchResult, Searcher};
 
 /// A timed search this short runs in one piece (`stop` may wait that long).
 pub const SINGLE_SEARCH: Duration = Duration::from_secs(10);
@@ -35,7 +35,7 @@ const DEFAULT_HASH: usize = 16;
 
 /// The parameters of one `go`.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Go {
+pub(crate) struct Go {
     /// Remaining times of White and Black.
     pub time: [Option<Duration>; 2],
     /// Increments of White and Black.
@@ -55,7 +55,7 @@ pub struct Go {
 impl Go {
     /// Reads the words after `go`. Unknown words are an error; `ponder` and `searchmoves` are
     /// not supported.
-    pub fn parse(words: &[&str]) -> Result<Go, String> {
+    pub(crate) fn parse(words: &[&str]) -> Result<Go, String> {
         let mut go = Go::default();
         let mut i = 0;
         let value = |i: usize| -> Result<u64, String> {
@@ -90,7 +90,7 @@ impl Go {
     }
 
     /// How long to think for the side `turn`, if the time is limited.
-    pub fn budget(&self, turn: Color) -> Option<Duration> {
+    pub(crate) fn budget(&self, turn: Color) -> Option<Duration> {
         if let Some(t) = self.movetime {
             return Some(t.saturating_sub(OVERHEAD).max(Duration::from_millis(1)));
         }
@@ -105,7 +105,7 @@ impl Go {
 }
 
 /// Parses `position startpos|fen FEN [moves M...]` into a position under `rules`.
-pub fn parse_position(words: &[&str], rules: Rules) -> Result<Position, String> {
+pub(crate) fn parse_position(words: &[&str], rules: Rules) -> Result<Position, String> {
     let moves_at = words.iter().position(|w| *w == "moves");
     let (setup, moves) = match moves_at {
         Some(i) => (&words[..i], &words[i + 1..]),
@@ -148,13 +148,21 @@ fn info_line(info: &SearchInfo, elapsed: Duration) -> String {
     line
 }
 
-fn say(line: &str) {
-    let mut out = io::stdout().lock();
-    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+/// Where answers go: shared by the command loop and the search thread, one line at a time.
+#[derive(Clone)]
+struct Out(Arc<Mutex<dyn Write + Send>>);
+
+impl Out {
+    /// Writes one line and flushes it; a closed output is not an error of ours.
+    fn say(&self, line: &str) {
+        if let Ok(mut out) = self.0.lock() {
+            let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+        }
+    }
 }
 
 /// Runs one `go` on `searcher` and prints the info lines and `bestmove`.
-fn search(searcher: &mut Searcher, pos: &Position, go: &Go, stop: &AtomicBool) {
+fn search(searcher: &mut Searcher, pos: &Position, go: &Go, stop: &AtomicBool, out: &Out) {
     let start = Instant::now();
     let hard = go.budget(pos.turn()).map(|b| start + b);
     // Nodes of the earlier pieces of a sliced search.
@@ -164,7 +172,7 @@ fn search(searcher: &mut Searcher, pos: &Position, go: &Go, stop: &AtomicBool) {
         // and nodes since `go`.
         let mut total = i.clone();
         total.nodes += earlier.get();
-        say(&info_line(&total, start.elapsed().max(i.elapsed)));
+        out.say(&info_line(&total, start.elapsed().max(i.elapsed)));
     };
     let single = go.nodes.is_some()
         || hard.is_some_and(|h| h.saturating_duration_since(start) <= SINGLE_SEARCH);
@@ -204,12 +212,13 @@ fn search(searcher: &mut Searcher, pos: &Position, go: &Go, stop: &AtomicBool) {
         thread::sleep(Duration::from_millis(5));
     }
     match result.and_then(|r| r.best) {
-        Some(m) => say(&format!("bestmove {m}")),
-        None => say("bestmove (none)"),
+        Some(m) => out.say(&format!("bestmove {m}")),
+        None => out.say("bestmove (none)"),
     }
 }
 
 struct Engine {
+    out: Out,
     rules: Rules,
     hash: usize,
     position: Position,
@@ -219,8 +228,9 @@ struct Engine {
 }
 
 impl Engine {
-    fn new() -> Engine {
+    fn new(out: Out) -> Engine {
         Engine {
+            out,
             rules: Rules::fide(),
             hash: DEFAULT_HASH,
             position: Position::new(Rules::fide()),
@@ -236,7 +246,8 @@ impl Engine {
             match handle.join() {
                 Ok(searcher) => self.searcher = Some(searcher),
                 Err(_) => {
-                    say("info string error: the search failed; starting a fresh one");
+                    self.out
+                        .say("info string error: the search failed; starting a fresh one");
                     self.searcher = Some(Searcher::new(self.hash));
                 }
             }
@@ -286,19 +297,22 @@ impl Engine {
         let Some((&command, args)) = words.split_first() else {
             return true;
         };
+        let out = &self.out;
         let result = match command {
             "uci" => {
-                say("id name bughouse");
-                say("id author the bughouse project");
-                say("option name UCI_Variant type combo default bughouse var bughouse var crazyhouse");
-                say(&format!(
+                out.say("id name bughouse");
+                out.say("id author the bughouse project");
+                out.say(
+                    "option name UCI_Variant type combo default bughouse var bughouse var crazyhouse",
+                );
+                out.say(&format!(
                     "option name Hash type spin default {DEFAULT_HASH} min 1 max 4096"
                 ));
-                say("uciok");
+                out.say("uciok");
                 Ok(())
             }
             "isready" => {
-                say("readyok");
+                out.say("readyok");
                 Ok(())
             }
             "debug" => Ok(()),
@@ -331,13 +345,14 @@ impl Engine {
                 Go::parse(args).map(|go| {
                     let stop = Arc::new(AtomicBool::new(false));
                     let flag = Arc::clone(&stop);
+                    let out = self.out.clone();
                     let pos = self.position.clone();
                     let mut searcher = self
                         .searcher
                         .take()
                         .unwrap_or_else(|| Searcher::new(self.hash));
                     let handle = thread::spawn(move || {
-                        search(&mut searcher, &pos, &go, &flag);
+                        search(&mut searcher, &pos, &go, &flag, &out);
                         searcher
                     });
                     self.running = Some((handle, stop));
@@ -346,26 +361,25 @@ impl Engine {
             other => Err(format!("unknown command {other:?}")),
         };
         if let Err(e) = result {
-            say(&format!("info string error: {e}"));
+            self.out.say(&format!("info string error: {e}"));
         }
         true
     }
 }
 
-/// Runs the UCI loop on standard input until `quit` or the end of input.
-pub fn main() -> ExitCode {
-    let mut engine = Engine::new();
-    let stdin = io::stdin().lock();
+/// Runs the UCI loop: reads commands from `input` until `quit` or the end of input, and
+/// writes the answers to `output` (from the search thread too, one whole line at a time).
+pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) {
+    let mut engine = Engine::new(Out(Arc::new(Mutex::new(output))));
     // Lines are read as bytes: a line that is not UTF-8 gets an error answer, not an exit.
-    for line in stdin.split(b'\n') {
+    for line in input.split(b'\n') {
         let Ok(line) = line else { break };
         let line = String::from_utf8_lossy(&line);
         if !engine.handle(line.trim()) {
-            return ExitCode::SUCCESS;
+            return;
         }
     }
     engine.finish_search();
-    ExitCode::SUCCESS
 }
 
 #[cfg(test)]

@@ -3,51 +3,16 @@
 //! it dies, it answers garbage or nothing) turned into an [`EngineError`] instead of a panic or a
 //! hang.
 
-use std::fmt;
-use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::thread;
+use std::path::Path;
 use std::time::{Duration, Instant};
+
+use crate::process::EngineProcess;
+use crate::EngineError;
 
 /// How long an engine may take to answer `uci` and `isready`.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long an engine may take to answer `stop` once its time is up.
 const STOP_GRACE: Duration = Duration::from_secs(1);
-
-/// What went wrong with an engine.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EngineError {
-    /// The process could not be started.
-    Start(String),
-    /// The process ended or closed its output.
-    Died,
-    /// No answer in time: what we waited for.
-    Timeout(&'static str),
-    /// The engine does not know the variant we need.
-    Variant(String),
-    /// Writing to the engine failed.
-    Io(String),
-    /// The engine answered this line instead of a move.
-    Answer(String),
-}
-
-impl fmt::Display for EngineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EngineError::Start(e) => write!(f, "cannot start the engine: {e}"),
-            EngineError::Died => f.write_str("the engine died (its output closed)"),
-            EngineError::Timeout(what) => write!(f, "the engine did not answer {what} in time"),
-            EngineError::Variant(v) => write!(
-                f,
-                "the engine does not offer the variant {v} (it must be a bughouse engine, e.g. Fairy-Stockfish)"
-            ),
-            EngineError::Io(e) => write!(f, "cannot write to the engine: {e}"),
-            EngineError::Answer(line) => write!(f, "the engine answered {line:?} instead of a move"),
-        }
-    }
-}
 
 /// The answer to one `go`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,9 +25,7 @@ pub struct BestMove {
 
 /// A running UCI engine. Dropping it sends `quit` and kills the process if it lingers.
 pub struct UciEngine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    process: EngineProcess,
 }
 
 impl UciEngine {
@@ -73,40 +36,8 @@ impl UciEngine {
     ///
     /// [`EngineError`]: it cannot be started, dies, does not answer, or lacks the variant.
     pub fn start(path: &Path, variant: &str) -> Result<UciEngine, EngineError> {
-        let mut child = Command::new(path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| EngineError::Start(format!("{}: {e}", path.display())))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(EngineError::Start("no pipes to the process".into()));
-        };
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            // Lines are read as bytes: an engine writing something that is not UTF-8 gets its
-            // line read lossily instead of ending the conversation.
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim().to_owned();
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
         let mut engine = UciEngine {
-            child,
-            stdin,
-            lines,
+            process: EngineProcess::spawn(path)?,
         };
         engine.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
@@ -172,7 +103,7 @@ impl UciEngine {
         timeout: Duration,
     ) -> Result<BestMove, EngineError> {
         // Anything left over from an earlier exchange (late info lines) is stale.
-        while self.lines.try_recv().is_ok() {}
+        while self.process.try_recv().is_some() {}
         self.send(&format!("position fen {fen}"))?;
         self.send(&format!(
             "go wtime {} btime {} winc {} binc {}",
@@ -204,49 +135,10 @@ impl UciEngine {
     }
 
     fn send(&mut self, line: &str) -> Result<(), EngineError> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| {
-                if e.kind() == std::io::ErrorKind::BrokenPipe {
-                    EngineError::Died
-                } else {
-                    EngineError::Io(e.to_string())
-                }
-            })
+        self.process.send(line)
     }
 
     fn recv(&mut self, deadline: Instant, what: &'static str) -> Result<String, EngineError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        self.lines.recv_timeout(left).map_err(|e| match e {
-            RecvTimeoutError::Timeout => EngineError::Timeout(what),
-            RecvTimeoutError::Disconnected => EngineError::Died,
-        })
-    }
-}
-
-impl Drop for UciEngine {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        let until = Instant::now() + Duration::from_millis(200);
-        while Instant::now() < until {
-            match self.child.try_wait() {
-                Ok(Some(_)) => return,
-                Ok(None) => thread::sleep(Duration::from_millis(5)),
-                Err(_) => break,
-            }
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The path the `fairy-stockfish` shorthand stands for: Debian's `/usr/games/fairy-stockfish`
-/// when it exists, else the name looked up on `PATH`.
-pub fn fairy_stockfish_path() -> PathBuf {
-    let debian = Path::new("/usr/games/fairy-stockfish");
-    if debian.exists() {
-        debian.to_path_buf()
-    } else {
-        PathBuf::from("fairy-stockfish")
+        self.process.recv(deadline, what)
     }
 }

@@ -1,0 +1,131 @@
+//! The UCI and XBoard front ends in process: a script of commands in, the answers read from
+//! memory (the `bughouse uci` and `bughouse xboard` tests of crates/cli drive the same code over
+//! pipes).
+
+use std::io::{Cursor, Write};
+use std::sync::{Arc, Mutex};
+
+use bughouse_core::{Position, Rules};
+use bughouse_engine::{uci, xboard};
+
+/// A writer into memory that the test reads after the run (the UCI search thread writes too).
+#[derive(Clone, Default)]
+struct Memory(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Memory {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .map_err(|_| std::io::Error::other("poisoned"))?
+            .write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Memory {
+    fn lines(&self) -> Vec<String> {
+        let bytes = self.0.lock().expect("not poisoned").clone();
+        String::from_utf8(bytes)
+            .expect("UTF-8")
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+/// Runs the UCI loop on `script` to its end; returns what it wrote.
+fn uci_run(script: &str) -> Vec<String> {
+    let out = Memory::default();
+    uci::run(Cursor::new(script.to_owned()), out.clone());
+    out.lines()
+}
+
+/// Runs the XBoard loop on `script` to its end; returns what it wrote.
+fn xboard_run(script: &str) -> Vec<String> {
+    let out = Memory::default();
+    xboard::run(Cursor::new(script.to_owned()), out.clone());
+    out.lines()
+}
+
+#[test]
+fn uci_handshake_and_a_drop_mate_found_within_a_node_limit() {
+    let lines = uci_run(
+        "uci\nisready\nsetoption name UCI_Variant value crazyhouse\n\
+         position fen 7k/8/5K2/8/8/8/8/8[Q] w - - 0 1\ngo nodes 20000\n",
+    );
+    assert!(lines.iter().any(|l| l == "id name bughouse"), "{lines:?}");
+    assert!(lines.iter().any(|l| l == "uciok"), "{lines:?}");
+    assert!(lines.iter().any(|l| l == "readyok"), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove Q@g7"));
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate 1")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn uci_answers_garbage_with_an_error_line_and_goes_on() {
+    let lines = uci_run("flibbertigibbet\nposition startpos moves e2e5\nquit\nuci\n");
+    let errors = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .count();
+    assert_eq!(errors, 2, "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l == "uciok"),
+        "nothing is read after quit: {lines:?}"
+    );
+}
+
+#[test]
+fn uci_without_a_legal_move_answers_none() {
+    let lines = uci_run("position fen 7k/5Q2/6K1/8/8/8/8/8[] b - - 0 1\ngo nodes 1000\n");
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove (none)"));
+}
+
+#[test]
+fn xboard_plays_a_legal_move_with_the_holding_it_was_told() {
+    let lines = xboard_run(
+        "xboard\nprotover 2\nnew\nvariant bughouse\npartner someone\nforce\n\
+         usermove e2e4\nusermove e7e5\nusermove g1f3\nholding [] [N]\n\
+         time 100\notim 100\ngo\n",
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("feature ") && l.contains("variants=\"bughouse,crazyhouse\"")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("tellics ptell partner bughouse")),
+        "{lines:?}"
+    );
+    let answer = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("move "))
+        .unwrap_or_else(|| panic!("a move in {lines:?}"));
+    let pos = Position::from_fen(
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[n] b KQkq - 1 2",
+        Rules::fide(),
+    )
+    .expect("a FEN");
+    assert!(pos.parse_uci(answer).is_ok(), "{answer} is legal for Black");
+}
+
+#[test]
+fn xboard_refuses_illegal_moves_by_name_and_answers_ping_in_order() {
+    let lines = xboard_run("new\nforce\nusermove e2e5\nping 3\nflibbertigibbet\n");
+    assert_eq!(
+        lines,
+        [
+            "Illegal move: e2e5",
+            "pong 3",
+            "Error (unknown command): flibbertigibbet"
+        ]
+    );
+}

@@ -1,0 +1,329 @@
+//! One match of the load test: its four players (one websocket each) say `hello` and sit, play
+//! random legal moves `move_every` after their turn comes, and time each move from the mover's
+//! send to its arrival at the opponent; an ended match is replaced at once on the same
+//! connections.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bughouse_protocol::{BoardName, ClientMessage, SeatName, ServerMessage, Status, UciList};
+use futures_util::{SinkExt, StreamExt};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use tokio_tungstenite::tungstenite::Message;
+
+use super::worker::Plan;
+use super::REPLACE_MARGIN;
+use crate::client::{pick, send, ClientError, Ws};
+use crate::stats::{bump, Stats};
+
+/// One seat's simulated player.
+struct Player {
+    ws: Ws,
+    /// Whether the connection has seen the current match's `state` (messages before it are of
+    /// the previous match).
+    joined: bool,
+    /// The legal moves while it is this player's turn.
+    legal: Option<UciList>,
+    /// When he moves.
+    due: Option<Instant>,
+    /// He sent a move and waits to see it played.
+    awaiting: bool,
+}
+
+/// One match: create it, open its four connections, play until the end of the run, replacing
+/// it whenever it ends.
+pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, start: Instant) {
+    if start >= plan.end {
+        stats.setup_done(plan.clock);
+        return;
+    }
+    tokio::time::sleep_until(tokio::time::Instant::from_std(start)).await;
+    let mut match_id = match plan
+        .target
+        .create_match(&plan.rules, &plan.time_control)
+        .await
+    {
+        Ok(id) => {
+            bump(&stats.matches_created);
+            id
+        }
+        Err(e) => {
+            if stats.create_errors.fetch_add(1, Ordering::Relaxed) < 5 {
+                eprintln!("create match: {e}");
+            }
+            stats.setup_done(plan.clock);
+            return;
+        }
+    };
+    let mut players: Vec<Player> = Vec::with_capacity(4);
+    for seat in 0..4 {
+        let ws = match plan.target.connect().await {
+            Ok(ws) => ws,
+            Err(e) => {
+                if stats.connect_errors.fetch_add(1, Ordering::Relaxed) < 5 {
+                    eprintln!("connect: {e}");
+                }
+                for _ in &players {
+                    stats.disconnected();
+                }
+                stats.setup_done(plan.clock);
+                return;
+            }
+        };
+        stats.connected();
+        let mut p = Player {
+            ws,
+            joined: false,
+            legal: None,
+            due: None,
+            awaiting: false,
+        };
+        if join(&mut p, &match_id, seat, index).await.is_err() {
+            bump(&stats.socket_errors);
+            for _ in 0..=players.len() {
+                stats.disconnected();
+            }
+            stats.setup_done(plan.clock);
+            return;
+        }
+        players.push(p);
+    }
+    stats.setup_done(plan.clock);
+    let Ok(mut players) = <[Player; 4]>::try_from(players) else {
+        return;
+    };
+    let mut rng = StdRng::from_entropy();
+    let end = tokio::time::Instant::from_std(plan.end);
+    // Per board: when the last move was sent, and which.
+    let mut pending: [Option<(Instant, String)>; 2] = [None, None];
+    let mut started = false;
+    let mut over = false;
+    let mut open = 4;
+    loop {
+        let wake = players
+            .iter()
+            .filter_map(|p| p.due)
+            .min()
+            .map_or(end, |t| tokio::time::Instant::from_std(t).min(end));
+        let (i, frame) = {
+            let [p0, p1, p2, p3] = &mut players;
+            tokio::select! {
+                f = p0.ws.next() => (0, f),
+                f = p1.ws.next() => (1, f),
+                f = p2.ws.next() => (2, f),
+                f = p3.ws.next() => (3, f),
+                () = tokio::time::sleep_until(wake) => (usize::MAX, None),
+            }
+        };
+        let now = Instant::now();
+        if now >= plan.end {
+            // The end of the run: the connections count as open until the end.
+            return;
+        }
+        if i == usize::MAX {
+            // Moves that are due.
+            for (seat, p) in players.iter_mut().enumerate() {
+                if p.due.is_some_and(|d| d <= now) {
+                    p.due = None;
+                    let Some(legal) = p.legal.take() else {
+                        continue;
+                    };
+                    let uci = pick(&legal, &mut rng);
+                    let text = serde_json::to_string(&ClientMessage::Move { uci: uci.clone() })
+                        .unwrap_or_default();
+                    let sent = Instant::now();
+                    // Sent without the time limit of `client::send`: the latency clock runs.
+                    if p.ws.send(Message::Text(text.into())).await.is_err() {
+                        bump(&stats.socket_errors);
+                        stats.disconnected();
+                        open -= 1;
+                        continue;
+                    }
+                    pending[seat / 2] = Some((sent, uci));
+                    p.awaiting = true;
+                    bump(&stats.moves_sent);
+                }
+            }
+            if open < 4 {
+                break;
+            }
+            continue;
+        }
+        let text = match frame {
+            Some(Ok(Message::Text(t))) => t,
+            Some(Ok(Message::Close(_))) | None => {
+                bump(&stats.socket_errors);
+                break;
+            }
+            Some(Ok(_)) => continue,
+            Some(Err(_)) => {
+                bump(&stats.socket_errors);
+                break;
+            }
+        };
+        let received = Instant::now();
+        let Ok(msg) = serde_json::from_str::<ServerMessage>(text.as_str()) else {
+            stats.server_error("unreadable");
+            continue;
+        };
+        let board = BoardName::ALL[i / 2];
+        let mut match_over = false;
+        match msg {
+            ServerMessage::State { state, you } => {
+                if state.match_id != match_id {
+                    continue;
+                }
+                players[i].joined = true;
+                if state.status == Status::Playing && !started && !over {
+                    started = true;
+                    bump(&stats.live);
+                }
+                if state.status == Status::Finished {
+                    match_over = true;
+                } else if you == Some(SeatName::ALL[i]) {
+                    if let Some(b) = state.boards.into_iter().find(|b| b.board == board) {
+                        offer(&mut players[i], b.legal, over, received, plan.move_every);
+                    }
+                }
+            }
+            ServerMessage::Moved {
+                mv,
+                board: b,
+                other,
+                ..
+            } => {
+                if !players[i].joined {
+                    continue;
+                }
+                let mover = SeatName::ALL
+                    .iter()
+                    .position(|s| *s == mv.seat)
+                    .unwrap_or(4);
+                if mover == i {
+                    players[i].awaiting = false;
+                } else if mover == (i ^ 1) {
+                    // The opponent on the same board sees the move: that is its latency.
+                    if let Some((sent, uci)) = pending[i / 2].take() {
+                        if uci == mv.uci {
+                            let us = u64::try_from(received.duration_since(sent).as_micros())
+                                .unwrap_or(u64::MAX);
+                            let ramp_end = stats.ramp_end_us.load(Ordering::Relaxed);
+                            let at = u64::try_from(received.duration_since(plan.clock).as_micros())
+                                .unwrap_or(u64::MAX);
+                            if let Ok(mut h) = stats.hist.lock() {
+                                h.0.record(us);
+                                if at >= ramp_end {
+                                    h.1.record(us);
+                                    h.2 += 1;
+                                }
+                            }
+                            bump(&stats.moves_seen);
+                        }
+                    }
+                }
+                for b in [b, other] {
+                    if b.board == board {
+                        offer(&mut players[i], b.legal, over, received, plan.move_every);
+                    }
+                }
+            }
+            ServerMessage::Ended { result, .. } if players[i].joined && result.result != "*" => {
+                match_over = true;
+            }
+            ServerMessage::Error { code, .. } => {
+                stats.server_error(code.as_str());
+                let p = &mut players[i];
+                if p.awaiting {
+                    p.awaiting = false;
+                    pending[i / 2] = None;
+                }
+            }
+            _ => {}
+        }
+        if match_over && !over {
+            over = true;
+            if started {
+                stats.live.fetch_sub(1, Ordering::Relaxed);
+            }
+            bump(&stats.ended);
+            started = false;
+            pending = [None, None];
+            for p in players.iter_mut() {
+                p.legal = None;
+                p.due = None;
+                p.awaiting = false;
+            }
+            if plan.end.saturating_duration_since(Instant::now()) > REPLACE_MARGIN {
+                match plan
+                    .target
+                    .create_match(&plan.rules, &plan.time_control)
+                    .await
+                {
+                    Ok(id) => {
+                        bump(&stats.matches_created);
+                        bump(&stats.replacements);
+                        match_id = id;
+                        over = false;
+                        let mut failed = false;
+                        for (seat, p) in players.iter_mut().enumerate() {
+                            p.joined = false;
+                            if join(p, &match_id, seat, index).await.is_err() {
+                                failed = true;
+                            }
+                        }
+                        if failed {
+                            bump(&stats.socket_errors);
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        if stats.create_errors.fetch_add(1, Ordering::Relaxed) < 5 {
+                            eprintln!("create match: {e}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for _ in 0..open {
+        stats.disconnected();
+    }
+    // Dropping the sockets closes them.
+}
+
+/// Takes the legal moves of a player's turn; his move falls due `move_every` later.
+fn offer(p: &mut Player, legal: Option<UciList>, over: bool, now: Instant, every: Duration) {
+    let Some(legal) = legal.filter(|l| !l.is_empty()) else {
+        return;
+    };
+    if p.awaiting || over {
+        return;
+    }
+    p.legal = Some(legal);
+    if p.due.is_none() {
+        p.due = Some(now + every);
+    }
+}
+
+/// Says `hello` to the match and takes the seat.
+async fn join(
+    p: &mut Player,
+    match_id: &str,
+    seat: usize,
+    index: usize,
+) -> Result<(), ClientError> {
+    let hello = ClientMessage::Hello {
+        match_id: match_id.to_owned(),
+        token: None,
+    };
+    let sit = ClientMessage::Sit {
+        seat: SeatName::ALL[seat % 4],
+        name: format!("lt{index}-{seat}"),
+    };
+    for msg in [hello, sit] {
+        send(&mut p.ws, &msg.into()).await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,131 @@
+//! A worker: the match tasks of one process on a tokio runtime, counted in [`Stats`] and
+//! reported every second.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::scenario::run_match;
+use super::Config;
+use crate::client::Target;
+use crate::stats::{Report, Stats};
+
+/// What one worker does.
+#[derive(Clone)]
+pub(crate) struct Plan {
+    pub(crate) target: Target,
+    pub(crate) matches: usize,
+    pub(crate) move_every: Duration,
+    /// The process-wide clock every time is read from.
+    pub(crate) clock: Instant,
+    pub(crate) end: Instant,
+    pub(crate) rules: String,
+    pub(crate) time_control: String,
+    /// Seconds between two matches' connection bursts (four connections each).
+    pub(crate) match_gap: Duration,
+    /// Runtime threads.
+    pub(crate) threads: usize,
+}
+
+impl Plan {
+    pub(crate) fn new(
+        args: &Config,
+        target: Target,
+        matches: usize,
+        ramp: f64,
+        clock: Instant,
+    ) -> Plan {
+        Plan {
+            target,
+            matches,
+            move_every: Duration::from_secs_f64(args.move_every),
+            clock,
+            end: clock + Duration::from_secs_f64(args.duration),
+            rules: args.rules.clone(),
+            time_control: args.time_control.clone(),
+            match_gap: Duration::from_secs_f64(4.0 / ramp),
+            threads: args.threads.max(1),
+        }
+    }
+}
+
+/// Runs a worker's match tasks to the end of the run; `emit` gets a progress report every
+/// second and the final one.
+pub(crate) fn run_worker(plan: Plan, emit: impl Fn(Report) + Send + 'static) {
+    let runtime = if plan.threads == 1 {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(plan.threads)
+            .enable_all()
+            .build()
+    };
+    let runtime = match runtime {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the runtime: {e}");
+            return;
+        }
+    };
+    runtime.block_on(async move {
+        let plan = Arc::new(plan);
+        let stats = Arc::new(Stats {
+            ramp_end_us: AtomicU64::new(u64::MAX),
+            setting_up: AtomicU64::new(plan.matches as u64),
+            ..Stats::default()
+        });
+        if plan.matches == 0 {
+            stats.ramp_end_us.store(0, Ordering::Release);
+        }
+        let mut tasks = Vec::with_capacity(plan.matches);
+        for i in 0..plan.matches {
+            let start = plan.clock + plan.match_gap.mul_f64(i as f64);
+            tasks.push(tokio::spawn(run_match(
+                plan.clone(),
+                stats.clone(),
+                i,
+                start,
+            )));
+        }
+        let mut tick = tokio::time::interval(Duration::from_secs(1));
+        let end = tokio::time::Instant::from_std(plan.end);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => emit(Report::Progress(stats.snapshot())),
+                () = tokio::time::sleep_until(end) => break,
+            }
+        }
+        let counters = stats.snapshot();
+        // Tasks stop at the end by themselves; any that does not is dropped a little later.
+        let wait = tokio::time::Instant::from_std(plan.end + Duration::from_secs(5));
+        for t in &mut tasks {
+            if tokio::time::timeout_at(wait, &mut *t).await.is_err() {
+                t.abort();
+            }
+        }
+        let ramp_end = stats.ramp_end_us.load(Ordering::Acquire);
+        let (all, steady, steady_moves) = stats.hist.lock().map(|h| h.clone()).unwrap_or_default();
+        let run_us = u64::try_from((plan.end - plan.clock).as_micros()).unwrap_or(u64::MAX);
+        let steady_secs = if ramp_end == u64::MAX {
+            0.0
+        } else {
+            run_us.saturating_sub(ramp_end) as f64 / 1e6
+        };
+        let error_codes = stats
+            .error_codes
+            .lock()
+            .map(|c| c.clone())
+            .unwrap_or_default();
+        emit(Report::Final {
+            counters,
+            all,
+            steady,
+            steady_secs,
+            steady_moves,
+            error_codes,
+        });
+    });
+    runtime.shutdown_timeout(Duration::from_secs(2));
+}
