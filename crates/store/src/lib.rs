@@ -1299,6 +1299,15 @@ mod batch;
 pub use batch::Write;
 mod tournaments;
 pub use tournaments::{StoredTournament, TournamentMatch};
+// Accounts, sessions, seats' accounts; ratings, leaderboards and profiles (issue 13).
+mod accounts;
+pub use accounts::{Account, AccountError};
+mod ratings;
+pub use bughouse_rating as rating;
+pub use ratings::{
+    LeaderboardEntry, MatchRatingChange, MatchRatingChanges, Outcome, PartnerRecord, PlayedMatch,
+    RatedMatch, RatingPoint, RatingRecord, RulesRecord, SeatPlayer, TeamLeaderboardEntry,
+};
 
 #[cfg(test)]
 mod tests {
