@@ -1,10 +1,16 @@
 //! The HTTP side: the routes of matches, the archive and the rules; the websocket adapter; the
 //! pages; one JSON error for every refusal. Tournaments add their own routes
-//! (`crate::tournaments`).
+//! (`crate::tournaments`); accounts, profiles and the leaderboard theirs (`accounts`,
+//! `players`), and every route sits behind the CSRF check of signed-in requests (`csrf`).
 
+mod accounts;
+pub(crate) mod auth;
+mod csrf;
 mod error;
+mod limits;
 mod matches;
 mod pages;
+mod players;
 mod websocket;
 
 use std::sync::atomic::AtomicU64;
@@ -29,7 +35,11 @@ pub(crate) struct App {
 }
 
 /// Every route of the server.
-pub(crate) fn router(app: App, tournaments: Arc<tournaments::Service>) -> Router {
+pub(crate) fn router(
+    app: App,
+    tournaments: Arc<tournaments::Service>,
+    accounts: Arc<auth::Accounts>,
+) -> Router {
     Router::new()
         .route("/", get(pages::index))
         .route("/m/{id}", get(pages::index))
@@ -43,6 +53,8 @@ pub(crate) fn router(app: App, tournaments: Arc<tournaments::Service>) -> Router
         .route("/ws", get(websocket::websocket))
         .with_state(app)
         .merge(tournaments::router(tournaments))
+        .merge(accounts::router(accounts))
         .fallback(pages::no_route)
         .method_not_allowed_fallback(pages::no_method)
+        .layer(axum::middleware::from_fn(csrf::guard))
 }
