@@ -276,6 +276,9 @@ async fn refusals_of_sign_up_and_log_in() {
     let unknown = login(credentials("nobody", "password1")).await;
     assert_eq!(unknown.status, 401);
     assert_eq!(unknown.body, wrong.body);
+    // A name no account can have is the same failure.
+    let a = login(credentials(&"x".repeat(5000), "password1")).await;
+    assert_eq!(a.body, wrong.body);
     let a = login(credentials("bob", "password1")).await;
     assert_eq!(a.status, 200);
     server.abort();

@@ -250,6 +250,20 @@ async fn login(
         );
         return Err(([(header::RETRY_AFTER, HeaderValue::from(seconds))], refusal).into_response());
     }
+    let bad_credentials = || {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "bad_credentials",
+            "wrong user name or password",
+        )
+        .into_response()
+    };
+    // A name or password that no account can have is a failure without a look-up or a hash
+    // (and a name of any length never becomes a key of the per-name limit).
+    if check_username(&username).is_err() || password.len() > PASSWORD_MAX_BYTES {
+        accounts.by_address.fail(&address_key, now);
+        return Err(bad_credentials());
+    }
     let found = accounts
         .store
         .login_credentials(&username)
@@ -263,12 +277,7 @@ async fn login(
     let Some(account) = account.filter(|_| matches) else {
         accounts.by_name.fail(&name_key, now);
         accounts.by_address.fail(&address_key, now);
-        return Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "bad_credentials",
-            "wrong user name or password",
-        )
-        .into_response());
+        return Err(bad_credentials());
     };
     accounts.by_name.clear(&name_key);
     let cookie = accounts
