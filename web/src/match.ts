@@ -48,6 +48,7 @@ import {
   type ActionMessage,
   type BoardState,
   type MatchState,
+  type Piece,
   type SeatName,
   type ServerMessage,
   type TalkEntry,
@@ -59,10 +60,9 @@ const tokenKey = (id: string): string => `bughouse.token.${id}`;
 const NAME_KEY = 'bughouse.name';
 
 /**
- * The route the replay of a finished match needs and the protocol does not have yet:
- * `GET /api/matches/{id}/positions`, answering a JSON array with one entry per position,
- * entry k being `[FEN_A, FEN_B]` after the first k moves of the record (entry 0 is the start,
- * so the array has `moves.length + 1` entries).
+ * The route the replay of a finished match reads: `GET /api/matches/{id}/positions`, answering
+ * `Positions`, one entry per position, entry k being `[FEN_A, FEN_B]` after the first k moves of
+ * the record (entry 0 is the start, so the array has `moves.length + 1` entries).
  */
 export const positionsUrl = (id: string): string => `/api/matches/${encodeURIComponent(id)}/positions`;
 
@@ -305,7 +305,7 @@ class MatchPage {
         this.rematchId = msg.match_id;
         // The server opens the rematch seats with the players' old secrets: carry ours over.
         {
-          const token = msg.token ?? storageGet(tokenKey(this.id));
+          const token = storageGet(tokenKey(this.id));
           if (token) storageSet(tokenKey(msg.match_id), token);
         }
         if (this.you) location.assign(`/m/${encodeURIComponent(msg.match_id)}`);
@@ -878,7 +878,7 @@ class MatchPage {
     const allowed = new Set(st.talk);
     // No local echo: the server sends the message back to both partners, and the log shows
     // that copy.
-    const say = (kind: TalkKind, piece?: string, text?: string): void => {
+    const say = (kind: TalkKind, piece?: Piece, text?: string): void => {
       const msg: ActionMessage = { type: 'talk', kind };
       if (piece) msg.piece = piece;
       if (text) msg.text = text;

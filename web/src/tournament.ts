@@ -17,12 +17,25 @@ import {
   secretKey,
   seatLink,
   validTimeControl,
+  type AddTeam,
+  type CreateTournament,
   type CreatedTournament,
+  type GameResult,
+  type MatchResult,
+  type PairRound,
   type PairingView,
+  type PlayerEntry,
   type RoundView,
+  type SetColours,
+  type SetResult,
+  type Slot,
+  type TournamentFormat,
   type TournamentRoute,
   type TournamentView,
 } from './tournamentTypes';
+
+/** The bodies of the organiser's changes. */
+type Change = AddTeam | PairRound | SetResult | SetColours;
 
 /** How often the public and organiser pages look for changes (results of server matches). */
 const POLL_MS = 3000;
@@ -106,10 +119,10 @@ function renderNew(root: HTMLElement): void {
       status.textContent = 'The time control is minutes + seconds, e.g. 3+2.';
       return;
     }
-    const body: Record<string, unknown> = {
+    const body: CreateTournament = {
       name: name.value.trim(),
       preset: preset.value,
-      format: format.value,
+      format: format.value as TournamentFormat,
       time_control: tc.value.trim(),
     };
     if (rounds.value) body.rounds = Number(rounds.value);
@@ -411,7 +424,7 @@ class AdminPage {
     this.render(t);
   }
 
-  private async act(method: string, path: string, body: unknown, done?: string): Promise<boolean> {
+  private async act(method: string, path: string, body: Change, done?: string): Promise<boolean> {
     this.busy = true;
     try {
       const t = await api<TournamentView>(method, `/api/tournaments/${encodeURIComponent(this.id)}${path}`, body, this.secret);
@@ -479,7 +492,7 @@ class AdminPage {
     );
     form.addEventListener('submit', e => {
       e.preventDefault();
-      const player = (n: HTMLInputElement, r: HTMLInputElement): { name: string; rating?: number } =>
+      const player = (n: HTMLInputElement, r: HTMLInputElement): PlayerEntry =>
         r.value ? { name: n.value.trim(), rating: Number(r.value) } : { name: n.value.trim() };
       const a = player(p1, r1);
       const b = player(p2, r2);
@@ -512,8 +525,8 @@ class AdminPage {
     const m = sel('result-match', `round ${r.number} table ${p.table} ${t.scoring.first_game_decides ? 'match result' : 'forfeit'}`, matchOptions, current);
     const save = h('button', { type: 'button', class: 'save-result' }, p.result ? 'Correct' : 'Save');
     save.addEventListener('click', () => {
-      if (m.value) void this.act('PUT', `${path}/result`, { result: m.value }, `Round ${r.number} table ${p.table}: result saved`);
-      else if (a.value && b.value) void this.act('PUT', `${path}/result`, { board_a: a.value, board_b: b.value }, `Round ${r.number} table ${p.table}: result saved`);
+      if (m.value) void this.act('PUT', `${path}/result`, { result: m.value as MatchResult }, `Round ${r.number} table ${p.table}: result saved`);
+      else if (a.value && b.value) void this.act('PUT', `${path}/result`, { board_a: a.value as GameResult, board_b: b.value as GameResult }, `Round ${r.number} table ${p.table}: result saved`);
       else toast('Choose both boards’ results, or a match result.');
     });
     const out: HTMLElement[] = [
@@ -533,7 +546,7 @@ class AdminPage {
           h('option', { value: 'second' }, 'partner'),
         );
         choice.addEventListener('change', () => {
-          if (choice.value) void this.act('PUT', `${path}/colours`, { team: side, white: choice.value }, `${teamName}: colours saved (U3)`);
+          if (choice.value) void this.act('PUT', `${path}/colours`, { team: side, white: choice.value as Slot }, `${teamName}: colours saved (U3)`);
         });
         out.push(h('span', { class: 'colour-choice' }, choice));
       }

@@ -1,109 +1,23 @@
-// The tournament API's shapes (crates/server/src/tournaments.rs, docs/protocol.md) and the pure
+// The tournament API's types, generated from crates/protocol/src/tournament.rs into
+// ./generated/tournament.ts (`cargo run -p bughouse-protocol --example gen-ts`), and the pure
 // helpers of the tournament pages, kept apart from the DOM so vitest can check them.
 
-export interface PlayerView {
-  name: string;
-  rating: number | null;
-}
+import type { GameResult, MatchResult, PairingView, PlayerView, TournamentFormat, TournamentView } from './generated/tournament';
 
-export interface TeamView {
-  id: number;
-  name: string;
-  first: PlayerView;
-  second: PlayerView;
-  rating: number | null;
-}
-
-export interface SeatView {
-  seat: 'WhiteA' | 'BlackA' | 'WhiteB' | 'BlackB';
-  team: number;
-  team_name: string;
-  player: string;
-  slot: 'first' | 'second';
-  home: boolean;
-}
-
-export interface PointsView {
-  match_points: string;
-  game_points: string;
-}
-
-export interface PairingView {
-  table: number;
-  home: number;
-  away: number;
-  home_name: string;
-  away_name: string;
-  seats: SeatView[];
-  colours: string;
-  result: { board_a: string | null; board_b: string | null; match: string; text: string } | null;
-  home_points: PointsView | null;
-  away_points: PointsView | null;
-  match_id: string | null;
-}
-
-export interface RoundView {
-  number: number;
-  finished: boolean;
-  pairings: PairingView[];
-  bye: { team: number; name: string } | null;
-}
-
-export interface StandingView {
-  rank: string;
-  team: number;
-  name: string;
-  played: number;
-  won: number;
-  drawn: number;
-  lost: number;
-  byes: number;
-  match_points: string;
-  game_points: string;
-  buchholz: string;
-  sonneborn_berger: string;
-  direct_encounter: string | null;
-  rating: number | null;
-}
-
-export interface TournamentView {
-  id: string;
-  name: string;
-  preset: string;
-  format: string;
-  planned_rounds: number | null;
-  total_rounds: number;
-  time_control: string;
-  seed: number;
-  scoring: { first_game_decides: boolean; win: string; draw: string; loss: string };
-  teams: TeamView[];
-  rounds: RoundView[];
-  standings: StandingView[];
-  finished: boolean;
-  teams_fixed: boolean;
-  cannot_pair: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface CreatedTournament {
-  tournament_id: string;
-  organiser_secret: string;
-  tournament: TournamentView;
-}
+export type * from './generated/tournament';
 
 export const TOURNAMENT_PRESETS = ['minerva-2014', 'knsb-1988', 'fide', 'uscf-scholastic-2006'] as const;
 
-export const FORMATS: readonly { id: string; label: string }[] = [
+export const FORMATS: readonly { id: TournamentFormat; label: string }[] = [
   { id: 'round-robin', label: 'Round robin' },
   { id: 'double-round-robin', label: 'Double round robin' },
   { id: 'swiss', label: 'Swiss' },
 ];
 
-export const GAME_RESULTS = ['1-0', '0-1', '1/2-1/2', '*'] as const;
+export const GAME_RESULTS: readonly GameResult[] = ['1-0', '0-1', '1/2-1/2', '*'];
 
 /** The match results (home team first) and forfeits the organiser can enter for a match. */
-export const MATCH_RESULTS: readonly { value: string; label: string }[] = [
+export const MATCH_RESULTS: readonly { value: MatchResult; label: string }[] = [
   { value: '1-0', label: '1-0 (home wins)' },
   { value: '0-1', label: '0-1 (away wins)' },
   { value: '1/2-1/2', label: '½-½' },

@@ -6,10 +6,17 @@
 //! `WhiteA`, `BlackA`, `WhiteB`, `BlackB`; teams are WhiteA + BlackB against BlackA + WhiteB.
 //! Moves travel in UCI (`e2e4`, `e7e8q`, `e1g1`, `N@f3`), positions as FEN with bracketed
 //! reserves, times in milliseconds.
+//!
+//! The tournament HTTP API's bodies and answers are in [`tournament`]. Every type derives
+//! `ts_rs::TS`: [`typescript`] renders them as the front end's TypeScript (`web/src/generated/`),
+//! so a type added to the wire is added to [`typescript::bindings`] too.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+pub mod typescript;
 
 /// The largest message a client may send, in bytes. Larger frames are refused.
 pub const MAX_CLIENT_MESSAGE: usize = 4096;
@@ -25,7 +32,7 @@ pub const MAX_NAME: usize = 32;
 macro_rules! wire_enum {
     ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $text:literal $(| $alias:literal)*),+ $(,)? }) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
         pub enum $name {
             $($(#[$vmeta])* #[serde(rename = $text $(, alias = $alias)*)] $variant),+
         }
@@ -75,6 +82,8 @@ macro_rules! wire_enum {
         }
     };
 }
+
+pub mod tournament;
 
 wire_enum!(
     /// A seat: boards `A` and `B`, teams WhiteA + BlackB against BlackA + WhiteB.
@@ -153,7 +162,7 @@ wire_enum!(
 );
 
 /// What a client sends.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMessage {
     /// The first message on a connection: watch `match_id`, and with a seat token, act for that
@@ -163,6 +172,7 @@ pub enum ClientMessage {
         match_id: String,
         /// The secret of a seat taken earlier, if any.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
         token: Option<String>,
     },
     /// Take a free seat before the match starts.
@@ -178,6 +188,7 @@ pub enum ClientMessage {
         seat: SeatName,
         /// Its strength, 1 (weakest) to 8 (full strength, the default).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
         level: Option<u8>,
     },
     /// Leave one's seat before the match starts.
@@ -205,9 +216,11 @@ pub enum ClientMessage {
         kind: TalkKind,
         /// The piece it is about, for `need` and `dont_give` (`P`, `N`, `B`, `R`, `Q`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
         piece: Option<Piece>,
         /// The text, for `text`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
         text: Option<String>,
     },
     /// Ask for a new match with the same teams, or with partners swapped.
@@ -231,10 +244,11 @@ pub enum ClientMessage {
 /// id the server has already acknowledged for that seat is answered with the same `ack` again and
 /// not applied twice, also after a reconnect or a server restart (for moves, match actions and
 /// partner talk, whose ids are stored with them).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct ClientFrame {
     /// The client's id for this action.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub id: Option<u64>,
     /// The message.
     #[serde(flatten)]
@@ -248,7 +262,7 @@ impl From<ClientMessage> for ClientFrame {
 }
 
 /// Why the server refused a request (the `code` of [`ServerMessage::Error`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// Not JSON, an unknown type or field, a bad value.
@@ -302,7 +316,7 @@ impl std::fmt::Display for ErrorCode {
 }
 
 /// One message of a team's partner talk, as kept with the match.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct TalkEntry {
     /// Its number among the match's talk (both teams), from 0: a client that already shows
     /// number `n` drops a copy.
@@ -313,9 +327,11 @@ pub struct TalkEntry {
     pub kind: TalkKind,
     /// The piece, for `need` and `dont_give`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub piece: Option<Piece>,
     /// The text, for `text`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub text: Option<String>,
     /// Match time, in milliseconds.
     pub at_ms: u64,
@@ -324,7 +340,7 @@ pub struct TalkEntry {
 /// The kinds of partner talk. Which are allowed depends on the rulebook: knsb-1988 only
 /// `need` (K14); minerva-2014 `need`, `dont_give`, `sit`, `go`, `flag` (M9.2 to M9.5); fide and
 /// uscf everything (F3.10, U12).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum TalkKind {
     /// "I need a piece" (M9.2, K14).
@@ -342,7 +358,7 @@ pub enum TalkKind {
 }
 
 /// A seat as clients see it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct SeatInfo {
     /// `WhiteA`, `BlackA`, `WhiteB` or `BlackB`.
     pub seat: SeatName,
@@ -355,7 +371,7 @@ pub struct SeatInfo {
 }
 
 /// One board as clients see it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct BoardState {
     /// `A` or `B`.
     pub board: BoardName,
@@ -369,11 +385,12 @@ pub struct BoardState {
     pub verdict: Verdict,
     /// The legal moves in UCI, sent only to the player to move on this board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub legal: Option<Vec<String>>,
 }
 
 /// The four clocks.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Clocks {
     /// Milliseconds left, in seat order WhiteA, BlackA, WhiteB, BlackB, as of the moment the
     /// message was made.
@@ -383,7 +400,7 @@ pub struct Clocks {
 }
 
 /// A move of the record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct MoveInfo {
     /// The index in the match record, from 0.
     pub ply: usize,
@@ -403,7 +420,7 @@ pub struct MoveInfo {
 }
 
 /// How a finished match ended.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ResultInfo {
     /// `1-0` (WhiteA + BlackB won), `0-1` or `1/2-1/2`.
     pub result: String,
@@ -414,7 +431,7 @@ pub struct ResultInfo {
 }
 
 /// The whole state of a match, sent on joining and after a reconnect.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct MatchState {
     /// The match id.
     pub match_id: String,
@@ -457,7 +474,7 @@ pub struct MatchState {
 // A message is built, serialised once and dropped; boxing the large `State` would only add an
 // allocation.
 #[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage {
     /// The state of the match, after `hello` and whenever seats change.
@@ -518,6 +535,7 @@ pub enum ServerMessage {
         seq: u64,
         /// For a move: the lag compensation it was given, in milliseconds.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
         lag_ms: Option<u64>,
     },
     /// A rematch was created.
@@ -534,9 +552,11 @@ pub enum ServerMessage {
         /// The server's estimate of this connection's one-way lag, in milliseconds, which
         /// compensates its moves (absent until measured).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
         lag_ms: Option<u64>,
         /// The lag compensation the seat has left to spend, in milliseconds (for a seat).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
         quota_ms: Option<u64>,
     },
     /// A request was refused; nothing changed.
@@ -547,12 +567,13 @@ pub enum ServerMessage {
         message: String,
         /// The client's id of the refused action, if it had one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
         id: Option<u64>,
     },
 }
 
 /// The body of `POST /api/matches`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct CreateMatch {
     /// A preset id (`fide`, `minerva-2014`, `knsb-1988`, `uscf-scholastic-2006`): the rules,
@@ -569,7 +590,7 @@ pub struct CreateMatch {
 
 /// The answer to `GET /api/rules`: the presets with their settings, and what each field takes,
 /// to build a custom rule set.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct RulesCatalog {
     /// Every preset a match can be created with.
     pub presets: Vec<PresetInfo>,
@@ -578,7 +599,7 @@ pub struct RulesCatalog {
 }
 
 /// One preset in [`RulesCatalog`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct PresetInfo {
     /// The id (`fide`).
     pub id: String,
@@ -589,7 +610,7 @@ pub struct PresetInfo {
 }
 
 /// A field of a rule set and its value.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct RuleSetting {
     /// The field name (`drop_check`).
     pub field: String,
@@ -598,7 +619,7 @@ pub struct RuleSetting {
 }
 
 /// What one field of a rule set takes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct RuleField {
     /// The field name.
     pub name: String,
@@ -608,14 +629,14 @@ pub struct RuleField {
 }
 
 /// The answer to `POST /api/matches`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct CreatedMatch {
     /// The new match id.
     pub match_id: String,
 }
 
 /// One finished match in the archive list.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ArchiveEntry {
     /// The match id.
     pub match_id: String,
@@ -630,7 +651,7 @@ pub struct ArchiveEntry {
 }
 
 /// Every refused HTTP request: a 4xx or 5xx status with this body.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ApiError {
     /// A stable code: `invalid` (400), `unauthorized` (401), `forbidden` (403), `not_found`
     /// (404), `conflict` (409), `unavailable` (503) or `storage` (500).

@@ -67,7 +67,8 @@ fn moves(c: &mut Criterion) {
                 msg: ClientMessage::Move { uci: uci.into() },
             };
             let text = serde_json::to_string(&frame).unwrap();
-            now += Duration::from_millis(5);
+            // 20 ms apart: each connection moves every 160 ms, within its rate limit.
+            now += Duration::from_millis(20);
             let fx = hub.apply(Input::Text(conn, text), now);
             debug_assert!(fx.iter().any(|e| matches!(e, Effect::Store(_))));
             // Each message serialised once, as the sender does.

@@ -16,8 +16,7 @@ use crate::bots::BotRunner;
 use crate::http::auth::{sweep_sessions, Accounts, AccountsConfig};
 use crate::http::App;
 use crate::hub::{shard_of, Effect, Hub, Input};
-use crate::persist::{store_write, unix_ms};
-use crate::runtime::{hub_task, HubHandle, Shards};
+use crate::runtime::{hub_task, HubHandle, Shards, Writer};
 use crate::tournaments;
 use crate::{Config, ServerError};
 
@@ -75,7 +74,7 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
     for index in 0..count {
         let mut seed = [0u8; 32];
         getrandom::fill(&mut seed).map_err(|e| std::io::Error::other(e.to_string()))?;
-        hubs.push(Hub::shard(seed, index, count));
+        hubs.push(Hub::shard(seed, index, count).with_unix_zero(clock.unix_ms));
     }
     // Matches that were in progress when the server stopped go on, each from the moment the
     // server was last alive, on the shard of its id.
@@ -86,7 +85,7 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
         let hub = &mut hubs[shard_of(&stored.id, count)];
         match hub.restore(&stored, started.elapsed(), alive_at) {
             Ok(fx) => anchors.extend(fx.into_iter().filter_map(|e| match e {
-                Effect::Store(op) => Some(store_write(op, clock.unix_ms)),
+                Effect::Store(write) => Some(write),
                 _ => None,
             })),
             Err(e) => tracing::error!(match_id = %stored.id, "cannot restore: {e}"),
@@ -119,11 +118,14 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
     });
     let bots = BotRunner::new(bot_tx);
     let (finished_tx, finished_rx) = mpsc::unbounded_channel();
+    // The shards' writes: through one writer task on SQLite, directly on PostgreSQL.
+    let writer = Writer::new(&store);
     for (hub, rx) in tasks {
         tokio::spawn(hub_task(
             hub,
             rx,
             store.clone(),
+            writer.clone(),
             clock,
             bots.clone(),
             finished_tx.clone(),
@@ -223,4 +225,11 @@ pub(crate) async fn checkpoints(store: Store) {
             tracing::debug!("checkpoint: {e}");
         }
     }
+}
+
+/// Unix time now, in milliseconds.
+pub fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }

@@ -8,7 +8,6 @@
 //! - `runtime`: the task that owns the hub and wakes it for flag falls, the committer (stores
 //!   before sends) and the sender;
 //! - `http`: the routes, the websocket adapter (it only translates) and the one JSON error;
-//! - [`persist`]: what the hub's store effects become in the database;
 //! - `tournaments`: tournaments in the browser (`/api/tournaments`, `/t/{id}`) on top of
 //!   `bughouse_tournament`, with rounds played as server matches whose results are entered as
 //!   they end;
@@ -19,7 +18,6 @@ pub mod assets;
 mod bots;
 mod http;
 pub mod hub;
-pub mod persist;
 mod runtime;
 mod tournaments;
 

@@ -6,7 +6,7 @@ use common::{error_code, to};
 use std::time::Duration;
 
 use bughouse_protocol::{ClientMessage, ServerMessage, TalkKind};
-use bughouse_server::hub::{ConnId, Effect, Hub, Input, StoreOp};
+use bughouse_server::hub::{ConnId, Effect, Hub, Input, Write};
 
 struct Harness {
     hub: Hub,
@@ -23,7 +23,7 @@ impl Harness {
 
     fn create(&mut self, rules: &str, tc: &str) -> String {
         let (id, fx) = self.hub.create_match(rules, tc, self.now).expect("valid");
-        assert!(matches!(fx[0], Effect::Store(StoreOp::CreateMatch { .. })));
+        assert!(matches!(fx[0], Effect::Store(Write::CreateMatch(_))));
         id
     }
 
@@ -127,9 +127,9 @@ fn four_clients_play_a_match_to_mate() {
         .unwrap();
     let finish = last
         .iter()
-        .position(|e| matches!(e, Effect::Store(StoreOp::Finish { .. })))
+        .position(|e| matches!(e, Effect::Store(Write::FinishMatch { .. })))
         .unwrap();
-    assert!(matches!(last[0], Effect::Store(StoreOp::Move { .. })));
+    assert!(matches!(last[0], Effect::Store(Write::RecordMove(_))));
     assert!(finish < first_send || finish < last.len());
     // Board B stopped: a move there is refused (F4.3).
     let fx = h.play(3, "e2e4");
@@ -408,8 +408,10 @@ fn a_custom_rule_set_is_played_and_stored_as_it_was_chosen() {
         .create_custom("fide", &custom, "3+2", h.now)
         .expect("valid");
     match &fx[0] {
-        Effect::Store(StoreOp::CreateMatch { preset, rules, .. }) => {
-            assert_eq!(preset, "custom");
+        Effect::Store(Write::CreateMatch(m)) => {
+            assert_eq!(m.rules_preset, "custom");
+            let rules: bughouse_core::Rules =
+                serde_json::from_str(&m.rules_json).expect("the rules are stored as JSON");
             assert_eq!(rules.drop_check, bughouse_core::DropCheck::Forbidden);
         }
         other => panic!("expected the match to be stored first, got {other:?}"),
@@ -504,7 +506,7 @@ fn a_bot_takes_a_seat_is_asked_for_its_moves_and_talks_with_its_partner() {
     );
     assert!(fx.iter().any(|e| matches!(
         e,
-        Effect::Store(StoreOp::SetSeat {
+        Effect::Store(Write::SetSeat {
             bot: true,
             seat: 3,
             ..
@@ -588,7 +590,7 @@ fn a_bot_takes_a_seat_is_asked_for_its_moves_and_talks_with_its_partner() {
     assert!(
         fx.iter().any(|e| matches!(
             e,
-            Effect::Store(StoreOp::Move { seat: 3, uci, .. }) if uci == "e7e5"
+            Effect::Store(Write::RecordMove(mv)) if mv.seat == 3 && mv.uci == "e7e5"
         )),
         "{fx:?}"
     );

@@ -13,7 +13,6 @@ use bughouse_protocol::{
     ClientFrame, ClientMessage, MatchState, ResultInfo, ServerMessage, TalkKind,
 };
 use bughouse_server::hub::{ConnId, Effect, Hub, Input};
-use bughouse_server::persist::store_write;
 use bughouse_store::{MatchStatus, Store};
 
 /// Unix milliseconds of the first server's time 0.
@@ -31,7 +30,7 @@ struct Node {
 impl Node {
     async fn new() -> Node {
         Node {
-            hub: Hub::new([3; 32]),
+            hub: Hub::new([3; 32]).with_unix_zero(UNIX_ZERO),
             store: Store::connect("sqlite::memory:")
                 .await
                 .expect("SQLite in memory"),
@@ -45,7 +44,7 @@ impl Node {
         let writes: Vec<_> = fx
             .iter()
             .filter_map(|e| match e {
-                Effect::Store(op) => Some(store_write(op.clone(), self.unix_zero)),
+                Effect::Store(write) => Some(write.clone()),
                 _ => None,
             })
             .collect();
@@ -133,7 +132,7 @@ impl Node {
     async fn restart(&mut self, down: Duration, last_alive: Option<Duration>) {
         let unix_now = self.unix_zero + ms(self.now + down);
         let alive_unix = last_alive.map(|t| self.unix_zero + ms(t));
-        self.hub = Hub::new([4; 32]);
+        self.hub = Hub::new([4; 32]).with_unix_zero(unix_now - 10);
         self.now = Duration::from_millis(10);
         self.unix_zero = unix_now - 10;
         for stored in self.store.live_matches().await.expect("live matches") {

@@ -349,11 +349,19 @@ impl Store {
         });
         let mut out = [None; 4];
         for (seat, account) in rows {
-            let seat = crate::seat_index(seat, match_id)?;
+            let seat = seat_number(seat, match_id)?;
             out[usize::from(seat)] = Some(account);
         }
         Ok(out)
     }
+}
+
+/// A seat number read from the database, checked.
+pub(crate) fn seat_number(seat: i64, match_id: &str) -> Result<u8, StoreError> {
+    u8::try_from(seat)
+        .ok()
+        .filter(|&s| s < crate::SEATS)
+        .ok_or_else(|| StoreError::Corrupt(format!("match {match_id:?} has a seat {seat}")))
 }
 
 pub(crate) fn is_foreign_key_violation(e: &sqlx::Error) -> bool {

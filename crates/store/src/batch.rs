@@ -2,42 +2,39 @@
 //! `synchronous=FULL`, for all of them (group commit). The server stores the writes of a whole
 //! batch of player commands this way before it acknowledges any of them.
 //!
-//! The statements are those of the single-write methods ([`Store::record_move`] and the others),
-//! run on one transaction. Anything unusual (a write that changes nothing, such as a move for a
+//! Each write runs the statement of its single write (write.rs); only runs of moves go in one
+//! statement of many rows. Anything unusual (a write that changes nothing, such as a move for a
 //! finished match, or any database error) rolls the whole batch back and applies the writes one
-//! by one with the single-write methods instead, so the outcome and the errors are exactly
-//! theirs.
+//! by one instead, so the outcome and the errors are exactly those of single writes.
 
-use super::{
-    check_id, check_seat, NewMatch, Pool, Store, StoreError, StoredEvent, StoredMove, StoredTalk,
-};
-
-/// The columns of a stored move, in the order of its parameters.
-const MOVE_COLUMNS: usize = 13;
+use crate::write::{bind_move, bind_write, MOVE_COLUMNS, MOVE_COLUMN_COUNT};
+use crate::{Pool, Store, Write};
 
 /// The most moves stored by one statement, 13 parameters each (more would not save much: binding
 /// looks each parameter up by a scan of all of them, quadratic in their number).
 const MOVES_PER_STATEMENT: usize = 16;
 
-/// `INSERT` of `n` moves, each under the condition of [`Store::record_move`]: its match is
-/// playing. (`columnN` are the names SQLite and PostgreSQL both give the columns of `VALUES`.)
+/// `INSERT` of `n` moves, each under the condition of a single move: its match is playing.
+/// (`columnN` are the names SQLite and PostgreSQL both give the columns of `VALUES`.)
 fn insert_moves_sql(n: usize) -> String {
-    let mut sql = String::from(
-        "INSERT INTO moves (match_id, ply, seat, uci, san, at_ms, clock_ms, \
-         remaining_0, remaining_1, remaining_2, remaining_3, action_id, lag_ms) \
-         SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, \
-         v.column8, v.column9, v.column10, v.column11, v.column12, v.column13 FROM (VALUES ",
-    );
+    let mut sql = format!("INSERT INTO moves ({MOVE_COLUMNS}) SELECT ");
+    for col in 1..=MOVE_COLUMN_COUNT {
+        if col > 1 {
+            sql.push_str(", ");
+        }
+        sql.push_str(&format!("v.column{col}"));
+    }
+    sql.push_str(" FROM (VALUES ");
     for row in 0..n {
         if row > 0 {
             sql.push_str(", ");
         }
         sql.push('(');
-        for col in 1..=MOVE_COLUMNS {
+        for col in 1..=MOVE_COLUMN_COUNT {
             if col > 1 {
                 sql.push_str(", ");
             }
-            sql.push_str(&format!("${}", row * MOVE_COLUMNS + col));
+            sql.push_str(&format!("${}", row * MOVE_COLUMN_COUNT + col));
         }
         sql.push(')');
     }
@@ -47,140 +44,13 @@ fn insert_moves_sql(n: usize) -> String {
     sql
 }
 
-/// One write of [`Store::apply_batch`]: the arguments of the single-write method of that name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Write {
-    /// [`Store::create_match`].
-    CreateMatch(NewMatch),
-    /// [`Store::set_seat`].
-    SetSeat {
-        /// The match.
-        match_id: String,
-        /// The seat, 0..4.
-        seat: u8,
-        /// The player's name.
-        name: String,
-        /// The hash of the seat's token.
-        token_hash: String,
-        /// Whether a bot plays it.
-        bot: bool,
-    },
-    /// [`Store::clear_seat`].
-    ClearSeat {
-        /// The match.
-        match_id: String,
-        /// The seat, 0..4.
-        seat: u8,
-    },
-    /// [`Store::start_match`].
-    StartMatch {
-        /// The match.
-        match_id: String,
-        /// Unix milliseconds.
-        started_at_ms: i64,
-    },
-    /// [`Store::record_move`].
-    RecordMove(StoredMove),
-    /// [`Store::record_event`].
-    RecordEvent(StoredEvent),
-    /// [`Store::record_talk`].
-    RecordTalk(StoredTalk),
-    /// [`Store::set_clock_anchor`].
-    SetClockAnchor {
-        /// The match.
-        match_id: String,
-        /// Unix milliseconds at which its time was 0.
-        anchor_ms: i64,
-    },
-    /// [`Store::finish_match`].
-    FinishMatch {
-        /// The match.
-        match_id: String,
-        /// `1-0`, `0-1` or `1/2-1/2`.
-        result: String,
-        /// Why, in words.
-        reason: String,
-        /// Each board's result from its White side.
-        board_results: [String; 2],
-        /// The record as BPGN.
-        bpgn: String,
-        /// Unix milliseconds.
-        finished_at_ms: i64,
-    },
-}
-
-impl Write {
-    /// Whether the single-write method would accept the arguments (it reports the error
-    /// otherwise).
-    fn valid(&self) -> bool {
-        match self {
-            Write::CreateMatch(m) => {
-                check_id(&m.id).is_ok() && m.base_ms >= 0 && m.increment_ms >= 0
-            }
-            Write::SetSeat { seat, .. } | Write::ClearSeat { seat, .. } => {
-                check_seat(*seat).is_ok()
-            }
-            Write::StartMatch { .. } | Write::FinishMatch { .. } | Write::SetClockAnchor { .. } => {
-                true
-            }
-            Write::RecordTalk(t) => check_seat(t.seat).is_ok() && t.seq >= 0,
-            Write::RecordMove(mv) => check_seat(mv.seat).is_ok() && mv.ply >= 0,
-            Write::RecordEvent(ev) => check_seat(ev.seat).is_ok() && ev.seq >= 0 && ev.ply >= 0,
-        }
-    }
-}
-
 impl Store {
-    /// Applies one write with its single-write method.
-    pub async fn apply(&self, write: &Write) -> Result<(), StoreError> {
-        match write {
-            Write::CreateMatch(m) => self.create_match(m).await,
-            Write::SetSeat {
-                match_id,
-                seat,
-                name,
-                token_hash,
-                bot,
-            } => self.set_seat(match_id, *seat, name, token_hash, *bot).await,
-            Write::ClearSeat { match_id, seat } => self.clear_seat(match_id, *seat).await,
-            Write::StartMatch {
-                match_id,
-                started_at_ms,
-            } => self.start_match(match_id, *started_at_ms).await,
-            Write::RecordMove(mv) => self.record_move(mv).await,
-            Write::RecordEvent(ev) => self.record_event(ev).await,
-            Write::RecordTalk(t) => self.record_talk(t).await,
-            Write::SetClockAnchor {
-                match_id,
-                anchor_ms,
-            } => self.set_clock_anchor(match_id, *anchor_ms).await,
-            Write::FinishMatch {
-                match_id,
-                result,
-                reason,
-                board_results,
-                bpgn,
-                finished_at_ms,
-            } => {
-                self.finish_match(
-                    match_id,
-                    result,
-                    reason,
-                    [&board_results[0], &board_results[1]],
-                    bpgn,
-                    *finished_at_ms,
-                )
-                .await
-            }
-        }
-    }
-
     /// Applies the writes in order, in one transaction when they all succeed: durable, all of
-    /// them, when this returns. Returns one result per write, the same as the single-write
-    /// methods applied one after the other would have returned (which is what happens, after a
-    /// rollback, when any write fails or changes nothing).
-    pub async fn apply_batch(&self, writes: &[Write]) -> Vec<Result<(), StoreError>> {
-        if writes.len() > 1 && writes.iter().all(Write::valid) {
+    /// them, when this returns. Returns one result per write, the same as [`Store::apply`]
+    /// applied to each in turn would have returned (which is what happens, after a rollback,
+    /// when any write fails or changes nothing).
+    pub async fn apply_batch(&self, writes: &[Write]) -> Vec<Result<(), crate::StoreError>> {
+        if writes.len() > 1 && writes.iter().all(|w| w.check().is_ok()) {
             if let Ok(true) = self.try_batch(writes).await {
                 return writes.iter().map(|_| Ok(())).collect();
             }
@@ -200,7 +70,7 @@ impl Store {
     /// pages, and that commit waits for it. Called every few dozen milliseconds from another
     /// task, it keeps that work (and its `fsync` of the database file) mostly off the path of
     /// the commits.
-    pub async fn checkpoint(&self) -> Result<(), StoreError> {
+    pub async fn checkpoint(&self) -> Result<(), crate::StoreError> {
         if let Pool::Sqlite(pool) = &self.pool {
             sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
                 .execute(pool)
@@ -222,147 +92,26 @@ impl Store {
                     .take_while(|w| matches!(w, Write::RecordMove(_)))
                     .take(MOVES_PER_STATEMENT)
                     .count();
-                if run >= 2 {
+                let (query_done, expected) = if run >= 2 {
                     let sql = insert_moves_sql(run);
                     let mut query = sqlx::query(&sql);
                     for write in &writes[next..next + run] {
                         if let Write::RecordMove(mv) = write {
-                            query = query
-                                .bind(&mv.match_id)
-                                .bind(mv.ply)
-                                .bind(i64::from(mv.seat))
-                                .bind(&mv.uci)
-                                .bind(&mv.san)
-                                .bind(mv.at_ms)
-                                .bind(mv.clock_ms)
-                                .bind(mv.remaining_ms[0])
-                                .bind(mv.remaining_ms[1])
-                                .bind(mv.remaining_ms[2])
-                                .bind(mv.remaining_ms[3])
-                                .bind(mv.action_id)
-                                .bind(mv.lag_ms);
+                            query = bind_move!(query, mv);
                         }
                     }
-                    if query.execute(&mut *tx).await?.rows_affected() != run as u64 {
-                        tx.rollback().await?;
-                        return Ok(false);
-                    }
-                    next += run;
-                    continue;
-                }
-                let write = &writes[next];
-                next += 1;
-                // The statements of the single-write methods in lib.rs, unchanged.
-                let query = match write {
-                    Write::CreateMatch(m) => sqlx::query(
-                        "INSERT INTO matches \
-                         (id, rules_preset, rules_json, base_ms, increment_ms, created_at_ms, rematch_of) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                    )
-                    .bind(&m.id)
-                    .bind(&m.rules_preset)
-                    .bind(&m.rules_json)
-                    .bind(m.base_ms)
-                    .bind(m.increment_ms)
-                    .bind(m.created_at_ms)
-                    .bind(&m.rematch_of),
-                    Write::SetSeat {
-                        match_id,
-                        seat,
-                        name,
-                        token_hash,
-                        bot,
-                    } => sqlx::query(
-                        "INSERT INTO seats (match_id, seat, name, token_hash, bot) \
-                         SELECT $1, $2, $3, $4, $5 \
-                         WHERE EXISTS (SELECT 1 FROM matches WHERE id = $1 AND status <> 'finished') \
-                         ON CONFLICT (match_id, seat) DO UPDATE \
-                         SET name = excluded.name, token_hash = excluded.token_hash, bot = excluded.bot",
-                    )
-                    .bind(match_id)
-                    .bind(i64::from(*seat))
-                    .bind(name)
-                    .bind(token_hash)
-                    .bind(*bot),
-                    Write::ClearSeat { match_id, seat } => sqlx::query(
-                        "DELETE FROM seats WHERE match_id = $1 AND seat = $2 \
-                         AND EXISTS (SELECT 1 FROM matches WHERE id = $1 AND status <> 'finished')",
-                    )
-                    .bind(match_id)
-                    .bind(i64::from(*seat)),
-                    Write::StartMatch {
-                        match_id,
-                        started_at_ms,
-                    } => sqlx::query(
-                        "UPDATE matches SET status = 'playing', started_at_ms = $2 \
-                         WHERE id = $1 AND status = 'waiting'",
-                    )
-                    .bind(match_id)
-                    .bind(*started_at_ms),
-                    Write::RecordMove(mv) => sqlx::query(
-                        crate::INSERT_MOVE,
-                    )
-                    .bind(&mv.match_id)
-                    .bind(mv.ply)
-                    .bind(i64::from(mv.seat))
-                    .bind(&mv.uci)
-                    .bind(&mv.san)
-                    .bind(mv.at_ms)
-                    .bind(mv.clock_ms)
-                    .bind(mv.remaining_ms[0])
-                    .bind(mv.remaining_ms[1])
-                    .bind(mv.remaining_ms[2])
-                    .bind(mv.remaining_ms[3])
-                    .bind(mv.action_id)
-                    .bind(mv.lag_ms),
-                    Write::RecordEvent(ev) => sqlx::query(
-                        crate::INSERT_EVENT,
-                    )
-                    .bind(&ev.match_id)
-                    .bind(ev.seq)
-                    .bind(ev.ply)
-                    .bind(i64::from(ev.seat))
-                    .bind(&ev.kind)
-                    .bind(&ev.detail)
-                    .bind(ev.at_ms)
-                    .bind(ev.action_id),
-                    Write::RecordTalk(t) => sqlx::query(crate::INSERT_TALK)
-                        .bind(&t.match_id)
-                        .bind(t.seq)
-                        .bind(i64::from(t.seat))
-                        .bind(&t.kind)
-                        .bind(&t.piece)
-                        .bind(&t.text)
-                        .bind(t.at_ms)
-                        .bind(t.action_id),
-                    Write::SetClockAnchor {
-                        match_id,
-                        anchor_ms,
-                    } => sqlx::query(crate::SET_ANCHOR).bind(match_id).bind(*anchor_ms),
-                    Write::FinishMatch {
-                        match_id,
-                        result,
-                        reason,
-                        board_results,
-                        bpgn,
-                        finished_at_ms,
-                    } => sqlx::query(
-                        "UPDATE matches SET status = 'finished', result = $2, reason = $3, \
-                         board_result_a = $4, board_result_b = $5, bpgn = $6, finished_at_ms = $7 \
-                         WHERE id = $1 AND status <> 'finished'",
-                    )
-                    .bind(match_id)
-                    .bind(result)
-                    .bind(reason)
-                    .bind(&board_results[0])
-                    .bind(&board_results[1])
-                    .bind(bpgn)
-                    .bind(*finished_at_ms),
+                    (query.execute(&mut *tx).await?.rows_affected(), run as u64)
+                } else {
+                    let done = bind_write!(&writes[next]).execute(&mut *tx).await?;
+                    (done.rows_affected(), 1)
                 };
-                if query.execute(&mut *tx).await?.rows_affected() == 0 {
+                // Fewer rows than writes: one was refused; the single writes will say which.
+                // (A row may also count more than once: an upsert of a seat. That is fine.)
+                if query_done < expected {
                     tx.rollback().await?;
                     return Ok(false);
                 }
+                next += run.max(1);
             }
             tx.commit().await?;
             Ok(true)
@@ -373,6 +122,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{NewMatch, StoreError, StoredEvent, StoredMove};
 
     fn writes(id: &str) -> Vec<Write> {
         let mut w = vec![Write::CreateMatch(NewMatch {

@@ -870,7 +870,7 @@ impl Store {
         });
         rows.into_iter()
             .map(|r| {
-                let seat = crate::seat_index(r.seat, &r.id)?;
+                let seat = crate::accounts::seat_number(r.seat, &r.id)?;
                 let (Some(result), Some(finished_at_ms)) = (r.result, r.finished_at_ms) else {
                     return Err(StoreError::Corrupt(format!(
                         "finished match {:?} without result or end time",

@@ -1,10 +1,14 @@
 //! The one shape of every refused HTTP request: a status and `{"error": code, "message": text}`
-//! ([`bughouse_protocol::ApiError`]), for the match routes and the tournaments alike.
+//! ([`bughouse_protocol::ApiError`]), for the match routes and the tournaments alike; here too
+//! the status of each refusal of the tournament service.
 
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use bughouse_tournament::TournamentError;
+
+use crate::tournaments;
 
 /// A refusal: status, code and message, answered as `{"error": code, "message": message}`.
 #[derive(Debug)]
@@ -79,6 +83,52 @@ impl From<PathRejection> for ApiError {
 impl From<QueryRejection> for ApiError {
     fn from(e: QueryRejection) -> ApiError {
         ApiError::bad(format!("bad query: {}", e.body_text()))
+    }
+}
+
+impl From<tournaments::Error> for ApiError {
+    fn from(e: tournaments::Error) -> ApiError {
+        use tournaments::Error as E;
+        match e {
+            E::NotFound => ApiError::not_found(),
+            E::Missing(m) => ApiError::new(StatusCode::NOT_FOUND, "not_found", m),
+            E::NoSecret => ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", e.to_string()),
+            E::WrongSecret => ApiError::new(StatusCode::FORBIDDEN, "forbidden", e.to_string()),
+            E::Invalid(m) => ApiError::bad(m),
+            E::Conflict(m) => ApiError::new(StatusCode::CONFLICT, "conflict", m),
+            E::Tournament(e) => e.into(),
+            E::Unavailable(_) => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                e.to_string(),
+            ),
+            E::Storage(e) => ApiError::storage(&e),
+            E::NoRandomness => ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                "no randomness",
+            ),
+        }
+    }
+}
+
+impl From<TournamentError> for ApiError {
+    fn from(e: TournamentError) -> ApiError {
+        use TournamentError as E;
+        let (status, code) = match e {
+            E::NoSuchRound(..) | E::NoSuchTable { .. } => (StatusCode::NOT_FOUND, "not_found"),
+            E::TeamsFixed
+            | E::AllRoundsPaired(_)
+            | E::RoundNotFinished { .. }
+            | E::RoundClosed { .. }
+            | E::AlreadyPlayed { .. }
+            | E::Pairing { .. }
+            | E::DuplicateTeam(_)
+            | E::TooManyRounds { .. }
+            | E::TooFewTeams(_) => (StatusCode::CONFLICT, "conflict"),
+            _ => (StatusCode::BAD_REQUEST, "invalid"),
+        };
+        ApiError::new(status, code, e.to_string())
     }
 }
 

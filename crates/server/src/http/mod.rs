@@ -1,7 +1,7 @@
-//! The HTTP side: the routes of matches, the archive and the rules; the websocket adapter; the
-//! pages; one JSON error for every refusal. Tournaments add their own routes
-//! (`crate::tournaments`); accounts, profiles and the leaderboard theirs (`accounts`,
-//! `players`), and every route sits behind the CSRF check of signed-in requests (`csrf`).
+//! The HTTP side: the routes of matches, the archive and the rules; the tournament routes (on
+//! `crate::tournaments`); accounts, profiles and the leaderboard (`accounts`, `players`); the
+//! websocket adapter; the pages; one JSON error for every refusal. Every route sits behind the
+//! CSRF check of signed-in requests (`csrf`).
 
 mod accounts;
 pub(crate) mod auth;
@@ -11,6 +11,7 @@ mod limits;
 mod matches;
 mod pages;
 mod players;
+mod tournaments;
 mod websocket;
 
 use std::sync::atomic::AtomicU64;
@@ -23,7 +24,6 @@ use bughouse_store::Store;
 pub(crate) use error::ApiError;
 
 use crate::runtime::Shards;
-use crate::tournaments;
 
 /// What every route may use: the hub task's inbox, the store, connection numbers, the start.
 #[derive(Clone)]
@@ -37,7 +37,7 @@ pub(crate) struct App {
 /// Every route of the server.
 pub(crate) fn router(
     app: App,
-    tournaments: Arc<tournaments::Service>,
+    tournaments: Arc<crate::tournaments::Service>,
     accounts: Arc<auth::Accounts>,
 ) -> Router {
     Router::new()

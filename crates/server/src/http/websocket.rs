@@ -7,12 +7,12 @@ use std::time::Duration;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
-use bughouse_protocol::{ClientFrame, ClientMessage, MAX_CLIENT_MESSAGE};
+use bughouse_protocol::{ErrorCode, MAX_CLIENT_MESSAGE};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 
 use crate::http::App;
-use crate::hub::Input;
+use crate::hub::{read_frame, FrameError, Input};
 use crate::runtime::{Command, Outgoing};
 
 /// How often the server pings each websocket to measure its round trip.
@@ -78,10 +78,15 @@ pub(crate) async fn client(socket: WebSocket, app: App) {
     let mut shard: Option<usize> = None;
     while let Some(frame) = stream.next().await {
         let command = match frame {
-            Ok(Message::Text(text)) => Command::Input(Input::Text(conn, text.as_str().to_owned())),
-            Ok(Message::Binary(_)) => Command::Input(Input::Invalid(
+            Ok(Message::Text(text)) => {
+                Command::Input(Input::Frame(conn, read_frame(text.as_str())))
+            }
+            Ok(Message::Binary(_)) => Command::Input(Input::Frame(
                 conn,
-                "binary frames are not accepted; send JSON text",
+                Err(FrameError {
+                    code: ErrorCode::BadMessage,
+                    message: "binary frames are not accepted; send JSON text".into(),
+                }),
             )),
             Ok(Message::Pong(payload)) => {
                 let Ok(bytes) = <[u8; 8]>::try_from(payload.as_ref()) else {
@@ -94,8 +99,9 @@ pub(crate) async fn client(socket: WebSocket, app: App) {
             Ok(Message::Close(_)) | Err(_) => break,
         };
         let target = match &command {
-            Command::Input(Input::Text(_, text)) => hello_match(text)
-                .map(|id| app.shards.index_of(&id))
+            Command::Input(input) => input
+                .hello_match()
+                .map(|id| app.shards.index_of(id))
                 .or(shard),
             _ => shard,
         }
@@ -123,18 +129,4 @@ pub(crate) async fn client(socket: WebSocket, app: App) {
     }
     pinger.abort();
     writer.abort();
-}
-
-/// The match a `hello` names, if the frame is one.
-fn hello_match(text: &str) -> Option<String> {
-    if !text.contains("hello") {
-        return None;
-    }
-    match serde_json::from_str::<ClientFrame>(text) {
-        Ok(ClientFrame {
-            msg: ClientMessage::Hello { match_id, .. },
-            ..
-        }) => Some(match_id),
-        _ => None,
-    }
 }

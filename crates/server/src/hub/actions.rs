@@ -27,15 +27,19 @@ impl Hub {
         let t = m.match_time(now);
         let ply = m.game.record().len();
         let (kind, detail, result) = match msg {
-            ClientMessage::Resign => ("resign", String::new(), m.game.resign(seat, t).map(|_| ())),
+            ClientMessage::Resign => (
+                EventKind::Resign,
+                String::new(),
+                m.game.resign(seat, t).map(|_| ()),
+            ),
             ClientMessage::OfferDraw => (
-                "offer_draw",
+                EventKind::OfferDraw,
                 String::new(),
                 m.game.agree_draw(seat, t).map(|_| ()),
             ),
             ClientMessage::WithdrawDraw => {
                 m.game.withdraw_draw(seat);
-                ("withdraw_draw", String::new(), Ok(()))
+                (EventKind::WithdrawDraw, String::new(), Ok(()))
             }
             ClientMessage::ClaimDraw { claim } => {
                 let c = match claim {
@@ -43,7 +47,7 @@ impl Hub {
                     Claim::MoveCount => DrawClaim::MoveCount,
                 };
                 (
-                    "claim_draw",
+                    EventKind::ClaimDraw,
                     claim.as_str().to_owned(),
                     m.game.claim_draw(seat, c, t),
                 )
@@ -60,16 +64,18 @@ impl Hub {
             return;
         }
         m.events += 1;
-        fx.push(Effect::Store(StoreOp::Event {
-            match_id: id.to_owned(),
-            seq: m.events - 1,
-            ply,
-            seat: seat_index(seat) as u8,
-            kind: kind.to_owned(),
-            detail,
-            at_ms: ms(t),
-            action_id,
-        }));
+        fx.push(Effect::Store(Write::RecordEvent(
+            bughouse_store::StoredEvent {
+                match_id: id.to_owned(),
+                seq: i(m.events as u64 - 1),
+                ply: i(ply as u64),
+                seat: seat_index(seat) as u8,
+                kind: kind.as_str().to_owned(),
+                detail,
+                at_ms: i(ms(t)),
+                action_id: action_id.map(i),
+            },
+        )));
         let offers: Vec<SeatName> = Seat::ALL
             .into_iter()
             .filter(|s| m.game.draw_offered(*s))

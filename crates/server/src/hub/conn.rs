@@ -27,7 +27,12 @@ impl Hub {
         }
     }
 
-    pub(super) fn text(&mut self, conn: ConnId, text: &str, fx: &mut Vec<Effect>) {
+    pub(super) fn frame(
+        &mut self,
+        conn: ConnId,
+        frame: Result<ClientFrame, FrameError>,
+        fx: &mut Vec<Effect>,
+    ) {
         let now = self.now;
         let Some(c) = self.conns.get_mut(&conn) else {
             return;
@@ -45,24 +50,10 @@ impl Hub {
             return;
         }
         c.tokens -= 1.0;
-        if text.len() > MAX_CLIENT_MESSAGE {
-            fx.push(Effect::Send(
-                vec![conn],
-                error(
-                    ErrorCode::TooLarge,
-                    format!("a message may have at most {MAX_CLIENT_MESSAGE} bytes"),
-                ),
-            ));
-            self.refuse(conn, fx);
-            return;
-        }
-        let ClientFrame { id, msg } = match serde_json::from_str(text) {
-            Ok(m) => m,
-            Err(e) => {
-                fx.push(Effect::Send(
-                    vec![conn],
-                    error(ErrorCode::BadMessage, e.to_string()),
-                ));
+        let ClientFrame { id, msg } = match frame {
+            Ok(frame) => frame,
+            Err(FrameError { code, message }) => {
+                fx.push(Effect::Send(vec![conn], error(code, message)));
                 self.refuse(conn, fx);
                 return;
             }

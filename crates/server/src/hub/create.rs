@@ -93,13 +93,17 @@ impl Hub {
                 flags_stored: Vec::new(),
             },
         );
-        let effects = vec![Effect::Store(StoreOp::CreateMatch {
-            id: id.clone(),
-            preset: label,
-            rules,
-            time_control: tc,
-            rematch_of,
-        })];
+        let effects = vec![Effect::Store(Write::CreateMatch(
+            bughouse_store::NewMatch {
+                id: id.clone(),
+                rules_preset: label,
+                rules_json: serde_json::to_string(&rules).unwrap_or_else(|_| "null".into()),
+                base_ms: i(ms(tc.base)),
+                increment_ms: i(ms(tc.increment)),
+                created_at_ms: self.unix_ms(self.now),
+                rematch_of,
+            },
+        ))];
         (id, effects)
     }
 }

@@ -193,6 +193,11 @@ pub(super) fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
+/// A count or a number of milliseconds as the store keeps it (saturating).
+pub(super) fn i(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
 /// Keeps an acknowledged action among a seat's recent ones.
 pub(super) fn remember(recent: &mut VecDeque<Recent>, action: Recent) {
     if recent.len() == RECENT_ACTIONS {

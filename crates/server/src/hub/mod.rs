@@ -36,7 +36,8 @@ use rand::rngs::StdRng;
 use rand::{RngCore, SeedableRng};
 use sha2::{Digest, Sha256};
 
-pub use effects::{Effect, StoreOp};
+pub use bughouse_store::Write;
+pub use effects::{Effect, EventKind};
 pub use live::rule_settings;
 use live::*;
 pub use restore::RestoreError;
@@ -66,10 +67,11 @@ pub enum Input {
     Connected(ConnId),
     /// A websocket closed.
     Disconnected(ConnId),
-    /// A text frame arrived.
+    /// A text frame arrived (read here with [`read_frame`]).
     Text(ConnId, String),
-    /// A frame that is not text, or too large, arrived.
-    Invalid(ConnId, &'static str),
+    /// A text frame arrived, read at the edge with [`read_frame`] (the websocket adapter reads
+    /// each frame once, on its own task, and routes it by what it says).
+    Frame(ConnId, Result<ClientFrame, FrameError>),
     /// Time passed: apply flags.
     Tick,
     /// A bot's answer to an [`Effect::BotTurn`].
@@ -81,6 +83,45 @@ pub enum Input {
         /// The bot's seat.
         seat: Seat,
     },
+}
+
+impl Input {
+    /// The match a `hello` frame names.
+    pub fn hello_match(&self) -> Option<&str> {
+        match self {
+            Input::Frame(
+                _,
+                Ok(ClientFrame {
+                    msg: ClientMessage::Hello { match_id, .. },
+                    ..
+                }),
+            ) => Some(match_id),
+            _ => None,
+        }
+    }
+}
+
+/// A text frame that cannot be read: the error answered to its sender.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameError {
+    /// `too_large` or `bad_message`.
+    pub code: ErrorCode,
+    /// What is wrong, and where (serde's message names the line and column).
+    pub message: String,
+}
+
+/// Reads a client's text frame: its size, then its JSON against the protocol's types.
+pub fn read_frame(text: &str) -> Result<ClientFrame, FrameError> {
+    if text.len() > MAX_CLIENT_MESSAGE {
+        return Err(FrameError {
+            code: ErrorCode::TooLarge,
+            message: format!("a message may have at most {MAX_CLIENT_MESSAGE} bytes"),
+        });
+    }
+    serde_json::from_str(text).map_err(|e| FrameError {
+        code: ErrorCode::BadMessage,
+        message: e.to_string(),
+    })
 }
 
 /// The bot levels a seat may be given (1 weakest).
@@ -166,6 +207,8 @@ pub struct Hub {
     last_lag: Option<Duration>,
     /// This hub's shard and the number of shards.
     shard: (usize, usize),
+    /// The Unix time, in milliseconds, of server time 0: stored times are Unix times.
+    unix_zero_ms: i64,
 }
 
 /// The shard, of `count`, that runs the match `match_id` (FNV-1a of the id): every command about
@@ -209,7 +252,24 @@ impl Hub {
             action: None,
             last_lag: None,
             shard: (0, 1),
+            unix_zero_ms: 0,
         }
+    }
+
+    /// The same hub, its server time 0 being Unix time `unix_zero_ms` (milliseconds): the times
+    /// it stores (creation, start, end, clock anchors) are Unix times. Without this, server time
+    /// 0 is Unix time 0.
+    pub fn with_unix_zero(self, unix_zero_ms: i64) -> Hub {
+        Hub {
+            unix_zero_ms,
+            ..self
+        }
+    }
+
+    /// The Unix time, in milliseconds, of server time `t`.
+    fn unix_ms(&self, t: Duration) -> i64 {
+        self.unix_zero_ms
+            .saturating_add(i64::try_from(t.as_millis()).unwrap_or(i64::MAX))
     }
 
     /// A hub that is shard `index` of `count`: the ids of the matches it creates (rematches
@@ -250,16 +310,8 @@ impl Hub {
                 );
             }
             Input::Disconnected(conn) => self.disconnect(conn, &mut fx),
-            Input::Invalid(conn, why) => {
-                let code = if why.contains("large") {
-                    ErrorCode::TooLarge
-                } else {
-                    ErrorCode::BadMessage
-                };
-                fx.push(Effect::Send(vec![conn], error(code, why)));
-                self.refuse(conn, &mut fx);
-            }
-            Input::Text(conn, text) => self.text(conn, &text, &mut fx),
+            Input::Text(conn, text) => self.frame(conn, read_frame(&text), &mut fx),
+            Input::Frame(conn, frame) => self.frame(conn, frame, &mut fx),
             Input::Tick => self.tick(&mut fx),
             Input::Bot(reply) => self.bot_reply(reply, &mut fx),
             Input::BotWake { match_id, seat } => {

@@ -134,17 +134,20 @@ impl Hub {
         m.move_lag
             .push(u16::try_from(granted.as_millis()).unwrap_or(u16::MAX));
         let clocks = m.clocks(now);
-        fx.push(Effect::Store(StoreOp::Move {
-            match_id: id.to_owned(),
-            ply,
-            seat: seat_index(seat) as u8,
-            uci: m.game.record()[ply].mv.to_string(),
-            san: m.game.record()[ply].san.clone(),
-            at_ms: ms(at),
-            remaining_ms: clocks.remaining_ms,
-            action_id,
-            lag_ms: ms(granted),
-        }));
+        fx.push(Effect::Store(Write::RecordMove(
+            bughouse_store::StoredMove {
+                match_id: id.to_owned(),
+                ply: i(ply as u64),
+                seat: seat_index(seat) as u8,
+                uci: m.game.record()[ply].mv.to_string(),
+                san: m.game.record()[ply].san.clone(),
+                at_ms: i(ms(at)),
+                clock_ms: i(clocks.remaining_ms[seat_index(seat)]),
+                remaining_ms: clocks.remaining_ms.map(i),
+                action_id: action_id.map(i),
+                lag_ms: i(ms(granted)),
+            },
+        )));
         self.last_lag = Some(granted);
         let seq = m.next_seq();
         self.send_moved(id, ply, seq, fx);
@@ -215,6 +218,7 @@ impl Hub {
     /// restore replays them), store and announce the end, reschedule flags.
     pub(super) fn after_change(&mut self, id: &str, before: (bool, usize), fx: &mut Vec<Effect>) {
         let now = self.now;
+        let unix_now = self.unix_ms(now);
         let (was_over, ended_before) = before;
         let Some(m) = self.matches.get_mut(id) else {
             return;
@@ -242,16 +246,18 @@ impl Hub {
             for (at, seat) in flags {
                 m.flags_stored.push(seat);
                 m.events += 1;
-                fx.push(Effect::Store(StoreOp::Event {
-                    match_id: id.to_owned(),
-                    seq: m.events - 1,
-                    ply: m.game.record().len(),
-                    seat: seat_index(seat) as u8,
-                    kind: "flag".to_owned(),
-                    detail: String::new(),
-                    at_ms: ms(at),
-                    action_id: None,
-                }));
+                fx.push(Effect::Store(Write::RecordEvent(
+                    bughouse_store::StoredEvent {
+                        match_id: id.to_owned(),
+                        seq: i(m.events as u64 - 1),
+                        ply: i(m.game.record().len() as u64),
+                        seat: seat_index(seat) as u8,
+                        kind: EventKind::Flag.as_str().to_owned(),
+                        detail: String::new(),
+                        at_ms: i(ms(at)),
+                        action_id: None,
+                    },
+                )));
             }
         }
         if m.game.is_over() && !was_over {
@@ -259,10 +265,13 @@ impl Hub {
             m.end_time = Some(m.game.ended_at().unwrap_or_else(|| m.match_time(now)));
             self.finished.insert(id.to_owned());
             if let Some(result) = m.result_info() {
-                fx.push(Effect::Store(StoreOp::Finish {
+                fx.push(Effect::Store(Write::FinishMatch {
                     match_id: id.to_owned(),
-                    result: result.clone(),
+                    result: result.result.clone(),
+                    reason: result.reason.clone(),
+                    board_results: result.boards.clone(),
                     bpgn: bpgn_of(m),
+                    finished_at_ms: unix_now,
                 }));
                 let seq = m.next_seq();
                 fx.push(Effect::Send(

@@ -64,7 +64,7 @@ impl Hub {
             let mut events = stored.events.iter().peekable();
             let mut replay = |game: &mut Match, ev: &bughouse_store::StoredEvent| {
                 let seat = seat_of(ev.seat, format!("event {}", ev.seq))?;
-                if ev.kind == "flag" {
+                if EventKind::parse(&ev.kind) == Some(EventKind::Flag) {
                     flags_stored.push(seat);
                 }
                 replay_event(game, seat, ev)
@@ -185,9 +185,11 @@ impl Hub {
         };
         let mut fx = Vec::new();
         if live.game.is_started() && !finished {
-            fx.push(Effect::Store(StoreOp::ClockAnchor {
+            fx.push(Effect::Store(Write::SetClockAnchor {
                 match_id: id.clone(),
-                zero_at_ms: signed_ms(live.epoch, live.ahead),
+                anchor_ms: self
+                    .unix_zero_ms
+                    .saturating_add(signed_ms(live.epoch, live.ahead)),
             }));
         }
         self.matches.insert(id.clone(), live);
@@ -231,19 +233,22 @@ fn replay_event(
     ev: &bughouse_store::StoredEvent,
 ) -> Result<(), RestoreError> {
     let at = Duration::from_millis(u64::try_from(ev.at_ms).unwrap_or(0));
-    let r = match ev.kind.as_str() {
-        "flag" => {
+    let Some(kind) = EventKind::parse(&ev.kind) else {
+        return Err(RestoreError::Event(ev.seq, ev.kind.clone()));
+    };
+    let r = match kind {
+        EventKind::Flag => {
             // The flag fell at `at`: the clocks say so again.
             game.tick(at);
             Ok(())
         }
-        "resign" => game.resign(seat, at),
-        "offer_draw" => game.agree_draw(seat, at).map(|_| ()),
-        "withdraw_draw" => {
+        EventKind::Resign => game.resign(seat, at),
+        EventKind::OfferDraw => game.agree_draw(seat, at).map(|_| ()),
+        EventKind::WithdrawDraw => {
             game.withdraw_draw(seat);
             Ok(())
         }
-        "claim_draw" => {
+        EventKind::ClaimDraw => {
             let claim = if ev.detail == "repetition" {
                 DrawClaim::Repetition
             } else {
@@ -251,7 +256,6 @@ fn replay_event(
             };
             game.claim_draw(seat, claim, at)
         }
-        other => return Err(RestoreError::Event(ev.seq, other.to_owned())),
     };
     r.map_err(|e| RestoreError::Replay(format!("event {} ({})", ev.seq, ev.kind), e))
 }

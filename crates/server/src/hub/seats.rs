@@ -40,7 +40,7 @@ impl Hub {
             token_hash: bot_marker(level),
             bot: Some(level),
         });
-        fx.push(Effect::Store(StoreOp::SetSeat {
+        fx.push(Effect::Store(Write::SetSeat {
             match_id: id.to_owned(),
             seat: seat_index(seat) as u8,
             name,
@@ -84,7 +84,7 @@ impl Hub {
         let old = self.conns.get(&conn).and_then(|c| c.seat);
         if let Some(old) = old {
             m.seats[seat_index(old)] = None;
-            fx.push(Effect::Store(StoreOp::ClearSeat {
+            fx.push(Effect::Store(Write::ClearSeat {
                 match_id: id.to_owned(),
                 seat: seat_index(old) as u8,
             }));
@@ -95,7 +95,7 @@ impl Hub {
             token_hash: token_hash.clone(),
             bot: None,
         });
-        fx.push(Effect::Store(StoreOp::SetSeat {
+        fx.push(Effect::Store(Write::SetSeat {
             match_id: id.to_owned(),
             seat: seat_index(seat) as u8,
             name: name.to_owned(),
@@ -118,6 +118,7 @@ impl Hub {
 
     pub(super) fn maybe_start(&mut self, id: &str, fx: &mut Vec<Effect>) {
         let now = self.now;
+        let unix_now = self.unix_ms(now);
         let Some(m) = self.matches.get_mut(id) else {
             return;
         };
@@ -129,12 +130,13 @@ impl Hub {
         m.epoch = now;
         m.ahead = Duration::ZERO;
         if m.game.start(Duration::ZERO).is_ok() {
-            fx.push(Effect::Store(StoreOp::Start {
+            fx.push(Effect::Store(Write::StartMatch {
                 match_id: id.to_owned(),
+                started_at_ms: unix_now,
             }));
-            fx.push(Effect::Store(StoreOp::ClockAnchor {
+            fx.push(Effect::Store(Write::SetClockAnchor {
                 match_id: id.to_owned(),
-                zero_at_ms: signed_ms(now, Duration::ZERO),
+                anchor_ms: unix_now,
             }));
             self.schedule(id);
             self.bot_turns(id, fx);
@@ -156,7 +158,7 @@ impl Hub {
             return;
         }
         m.seats[seat_index(seat)] = None;
-        fx.push(Effect::Store(StoreOp::ClearSeat {
+        fx.push(Effect::Store(Write::ClearSeat {
             match_id: id.to_owned(),
             seat: seat_index(seat) as u8,
         }));
@@ -202,7 +204,7 @@ impl Hub {
             for (old, holder) in holders.into_iter().enumerate() {
                 if let Some(holder) = holder {
                     let new_seat = mapping[old];
-                    fx.push(Effect::Store(StoreOp::SetSeat {
+                    fx.push(Effect::Store(Write::SetSeat {
                         match_id: new_id.clone(),
                         seat: new_seat as u8,
                         name: holder.name.clone(),

@@ -105,12 +105,21 @@ impl Hub {
             at_ms: ms(m.match_time(now)),
         };
         m.talk.push((from, entry.clone()));
-        fx.push(Effect::Store(StoreOp::Talk {
-            match_id: id.to_owned(),
-            seat: seat_index(from) as u8,
-            entry: entry.clone(),
-            action_id,
-        }));
+        fx.push(Effect::Store(Write::RecordTalk(
+            bughouse_store::StoredTalk {
+                match_id: id.to_owned(),
+                seq: i(entry.n),
+                seat: seat_index(from) as u8,
+                kind: serde_json::to_value(entry.kind)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default(),
+                piece: entry.piece.map(|p| p.as_str().to_owned()),
+                text: entry.text.clone(),
+                at_ms: i(entry.at_ms),
+                action_id: action_id.map(i),
+            },
+        )));
         // Only the two partners: never the opponents, never spectators.
         let team = [from, partner];
         let to: Vec<ConnId> = m

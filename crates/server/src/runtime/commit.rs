@@ -4,13 +4,9 @@
 use std::collections::HashMap;
 
 use axum::extract::ws::Utf8Bytes;
-use bughouse_store::Store;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::app::ServerClock;
-
-use crate::hub::{ConnId, Effect, StoreOp};
-use crate::persist::store_write;
+use crate::hub::{ConnId, Effect, Write};
 use crate::tournaments::Finished;
 
 use super::*;
@@ -34,8 +30,7 @@ pub(crate) struct Commit {
 /// are reported to `finished` once stored (the tournaments enter their results).
 pub(crate) async fn committer(
     mut rx: mpsc::Receiver<Commit>,
-    store: Store,
-    clock: ServerClock,
+    writer: Writer,
     finished: mpsc::UnboundedSender<Finished>,
 ) {
     let (send_tx, send_rx) = mpsc::channel::<Vec<Commit>>(COMMIT_QUEUE);
@@ -48,14 +43,16 @@ pub(crate) async fn committer(
             let mut others = Vec::with_capacity(commit.effects.len());
             for effect in commit.effects.drain(..) {
                 match effect {
-                    Effect::Store(op) => {
-                        if let StoreOp::Finish {
-                            match_id, result, ..
-                        } = &op
+                    Effect::Store(write) => {
+                        if let Write::FinishMatch {
+                            match_id,
+                            board_results,
+                            ..
+                        } = &write
                         {
-                            ended.push((match_id.clone(), result.boards.clone()));
+                            ended.push((match_id.clone(), board_results.clone()));
                         }
-                        writes.push(store_write(op, clock.unix_ms));
+                        writes.push(write);
                     }
                     other => others.push(other),
                 }
@@ -63,7 +60,7 @@ pub(crate) async fn committer(
             commit.effects = others;
         }
         if !writes.is_empty() {
-            for result in store.apply_batch(&writes).await {
+            for result in writer.write(writes).await {
                 if let Err(e) = result {
                     tracing::error!("storage: {e}");
                 }

@@ -8,9 +8,11 @@
 
 mod commit;
 mod shards;
+mod writer;
 
 pub(crate) use commit::*;
 pub(crate) use shards::Shards;
+pub(crate) use writer::Writer;
 
 use std::time::Duration;
 
@@ -22,7 +24,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::app::ServerClock;
 
 use crate::bots::BotRunner;
-use crate::hub::{ConnId, Effect, Hub, Input, StoreOp};
+use crate::hub::{ConnId, Effect, Hub, Input, Write};
 use crate::tournaments::Finished;
 
 /// The most commands the hub applies before it hands their effects to the committer.
@@ -120,13 +122,14 @@ pub(crate) async fn hub_task(
     mut hub: Hub,
     mut rx: mpsc::Receiver<Command>,
     store: Store,
+    writer: Writer,
     clock: ServerClock,
     bots: BotRunner,
     finished: mpsc::UnboundedSender<Finished>,
 ) {
     let started = clock.started;
     let (commit_tx, commit_rx) = mpsc::channel(COMMIT_QUEUE);
-    tokio::spawn(committer(commit_rx, store.clone(), clock, finished));
+    tokio::spawn(committer(commit_rx, writer, finished));
     let mut batch = Vec::with_capacity(BATCH);
     loop {
         // Wake for the next flag fall (its deadline includes the grace for lag).
@@ -164,8 +167,10 @@ pub(crate) async fn hub_task(
                         .extend(hub.apply(Input::Disconnected(conn), now));
                 }
                 Command::Input(input) => {
-                    if let Input::Text(_, text) = &input {
-                        let fx = load_if_archived(&mut hub, &store, &commit_tx, text, now).await;
+                    // A `hello` for a match not in memory (finished and evicted, or unknown):
+                    // load it from the database so it can be watched and replayed.
+                    if let Some(id) = input.hello_match() {
+                        let fx = load_match(&mut hub, &store, &commit_tx, id, now).await;
                         commit.effects.extend(fx);
                     }
                     commit.effects.extend(hub.apply(input, now));
@@ -218,7 +223,7 @@ pub(crate) async fn hub_task(
             match effect {
                 Effect::BotTurn(turn) => bots.turn(turn),
                 other => {
-                    if let Effect::Store(StoreOp::Finish { match_id, .. }) = &other {
+                    if let Effect::Store(Write::FinishMatch { match_id, .. }) = &other {
                         bots.forget(match_id);
                     }
                     commit.effects.push(other);
@@ -229,26 +234,6 @@ pub(crate) async fn hub_task(
             return;
         }
         hub.evict_finished();
-    }
-}
-
-/// A `hello` for a match that is not in memory (finished and evicted, or unknown): load it from
-/// the database so it can be watched and replayed.
-pub(crate) async fn load_if_archived(
-    hub: &mut Hub,
-    store: &Store,
-    commit_tx: &mpsc::Sender<Commit>,
-    text: &str,
-    now: Duration,
-) -> Vec<Effect> {
-    if !text.contains("hello") {
-        return Vec::new();
-    }
-    match serde_json::from_str(text) {
-        Ok(bughouse_protocol::ClientMessage::Hello { match_id, .. }) => {
-            load_match(hub, store, commit_tx, &match_id, now).await
-        }
-        _ => Vec::new(),
     }
 }
 

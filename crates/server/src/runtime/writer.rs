@@ -1,0 +1,80 @@
+//! Where the committers' writes go. SQLite has one writer at a time: committers of several
+//! shards writing to it side by side would take turns on its lock, each waiting in SQLite's
+//! busy handler (which sleeps 1, 2, 5, 10 ms and more between tries) for the other's commit. So
+//! on SQLite the shards hand their batches to one writer task, which stores everything queued in
+//! one transaction (one commit, one `fsync`, for all shards) and answers each shard. PostgreSQL
+//! takes concurrent transactions: each committer writes directly.
+
+use bughouse_store::{Backend, Store, StoreError, Write};
+use tokio::sync::{mpsc, oneshot};
+
+/// The most shard batches the writer stores in one transaction.
+const GROUP: usize = 64;
+
+/// A batch of writes and where its results go.
+pub(crate) struct Request {
+    writes: Vec<Write>,
+    reply: oneshot::Sender<Vec<Result<(), StoreError>>>,
+}
+
+/// The committers' way to the database.
+#[derive(Clone)]
+pub(crate) enum Writer {
+    /// Each committer writes directly (PostgreSQL).
+    Direct(Store),
+    /// One writer task stores for all (SQLite).
+    Shared(mpsc::Sender<Request>),
+}
+
+impl Writer {
+    /// A writer for `store`: shared (with its task spawned) on SQLite, direct on PostgreSQL.
+    pub(crate) fn new(store: &Store) -> Writer {
+        match store.backend() {
+            Backend::Postgres => Writer::Direct(store.clone()),
+            Backend::Sqlite => {
+                let (tx, rx) = mpsc::channel(GROUP);
+                tokio::spawn(writer_task(store.clone(), rx));
+                Writer::Shared(tx)
+            }
+        }
+    }
+
+    /// Stores the writes in order, in one transaction when they all succeed; one result per
+    /// write, as [`Store::apply_batch`] gives them.
+    pub(crate) async fn write(&self, writes: Vec<Write>) -> Vec<Result<(), StoreError>> {
+        match self {
+            Writer::Direct(store) => store.apply_batch(&writes).await,
+            Writer::Shared(tx) => {
+                let n = writes.len();
+                let (reply, answer) = oneshot::channel();
+                if tx.send(Request { writes, reply }).await.is_err() {
+                    return (0..n).map(|_| Err(stopping())).collect();
+                }
+                answer
+                    .await
+                    .unwrap_or_else(|_| (0..n).map(|_| Err(stopping())).collect())
+            }
+        }
+    }
+}
+
+fn stopping() -> StoreError {
+    StoreError::Closed
+}
+
+/// Stores what the shards queued, all of it in one transaction, and answers each.
+async fn writer_task(store: Store, mut rx: mpsc::Receiver<Request>) {
+    let mut queued = Vec::with_capacity(GROUP);
+    while rx.recv_many(&mut queued, GROUP).await > 0 {
+        let mut all = Vec::new();
+        let mut sizes = Vec::with_capacity(queued.len());
+        for request in &mut queued {
+            sizes.push(request.writes.len());
+            all.append(&mut request.writes);
+        }
+        let mut results = store.apply_batch(&all).await.into_iter();
+        for (request, size) in queued.drain(..).zip(sizes) {
+            let _ = request.reply.send(results.by_ref().take(size).collect());
+        }
+    }
+}
