@@ -13,6 +13,7 @@ use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
 use crate::bots::BotRunner;
+use crate::http::auth::{sweep_sessions, Accounts, AccountsConfig};
 use crate::http::App;
 use crate::hub::{shard_of, Effect, Hub, Input};
 use crate::runtime::{hub_task, HubHandle, Shards, Writer};
@@ -137,20 +138,27 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
     };
     let tournaments = Arc::new(tournaments::Service::load(store.clone(), hub_handle).await?);
     tokio::spawn(tournaments::results_task(tournaments.clone(), finished_rx));
+    let accounts = Arc::new(Accounts::new(store.clone(), AccountsConfig::from_env()));
+    tokio::spawn(sweep_sessions(store.clone()));
     let app = App {
         shards,
         store,
         next_conn: Arc::new(AtomicU64::new(1)),
         started,
     };
-    let router = crate::http::router(app, tournaments);
+    let router = crate::http::router(app, tournaments, accounts);
     // Moves are small messages that must leave at once: no Nagle delay.
     let listener = listener.tap_io(|tcp| {
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::debug!("TCP_NODELAY: {e}");
         }
     });
-    axum::serve(listener, router).await?;
+    // The peer's address: the log-in limit counts failures per client address.
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .await?;
     Ok(())
 }
 

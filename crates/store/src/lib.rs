@@ -244,6 +244,15 @@ mod tournaments;
 mod write;
 pub use tournaments::{StoredTournament, TournamentMatch};
 pub use write::Write;
+// Accounts, sessions, seats' accounts; ratings, leaderboards and profiles (issue 13).
+mod accounts;
+pub use accounts::{Account, AccountError};
+mod ratings;
+pub use bughouse_rating as rating;
+pub use ratings::{
+    LeaderboardEntry, MatchRatingChange, MatchRatingChanges, Outcome, PartnerRecord, PlayedMatch,
+    RatedMatch, RatingPoint, RatingRecord, RulesRecord, SeatPlayer, TeamLeaderboardEntry,
+};
 
 fn check_seat(seat: u8) -> Result<(), StoreError> {
     if seat < SEATS {

@@ -1,9 +1,16 @@
 //! The HTTP side: the routes of matches, the archive and the rules; the tournament routes (on
-//! `crate::tournaments`); the websocket adapter; the pages; one JSON error for every refusal.
+//! `crate::tournaments`); accounts, profiles and the leaderboard (`accounts`, `players`); the
+//! websocket adapter; the pages; one JSON error for every refusal. Every route sits behind the
+//! CSRF check of signed-in requests (`csrf`).
 
+mod accounts;
+pub(crate) mod auth;
+mod csrf;
 mod error;
+mod limits;
 mod matches;
 mod pages;
+mod players;
 mod tournaments;
 mod websocket;
 
@@ -28,7 +35,11 @@ pub(crate) struct App {
 }
 
 /// Every route of the server.
-pub(crate) fn router(app: App, tournaments: Arc<crate::tournaments::Service>) -> Router {
+pub(crate) fn router(
+    app: App,
+    tournaments: Arc<crate::tournaments::Service>,
+    accounts: Arc<auth::Accounts>,
+) -> Router {
     Router::new()
         .route("/", get(pages::index))
         .route("/m/{id}", get(pages::index))
@@ -42,6 +53,8 @@ pub(crate) fn router(app: App, tournaments: Arc<crate::tournaments::Service>) ->
         .route("/ws", get(websocket::websocket))
         .with_state(app)
         .merge(tournaments::router(tournaments))
+        .merge(accounts::router(accounts))
         .fallback(pages::no_route)
         .method_not_allowed_fallback(pages::no_method)
+        .layer(axum::middleware::from_fn(csrf::guard))
 }
