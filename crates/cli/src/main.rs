@@ -345,6 +345,9 @@ fn answer_lines(
     }
 }
 
+/// The open-file limit `serve` asks for.
+const OPEN_FILES: u64 = 65_536;
+
 fn serve(addr: std::net::SocketAddr, database: String) -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -353,9 +356,18 @@ fn serve(addr: std::net::SocketAddr, database: String) -> ExitCode {
         )
         .with_writer(io::stderr)
         .init();
-    // Every websocket is a file descriptor: allow as many as the hard limit.
-    if let Err(e) = rlimit::increase_nofile_limit(u64::MAX) {
-        eprintln!("warning: cannot raise the open-file limit: {e}");
+    // Every websocket is a file descriptor: allow 65,536 (20,000 players' connections and
+    // room to spare) where the process may raise its hard limit, else as many as the hard limit.
+    if rlimit::getrlimit(rlimit::Resource::NOFILE).is_ok_and(|(_, hard)| hard < OPEN_FILES) {
+        let _ = rlimit::setrlimit(rlimit::Resource::NOFILE, OPEN_FILES, OPEN_FILES);
+    }
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(n) if n < OPEN_FILES => eprintln!(
+            "warning: at most {n} open files (each websocket is one); raise the hard limit \
+             (ulimit -Hn, LimitNOFILE=) for more connections"
+        ),
+        Ok(_) => {}
+        Err(e) => eprintln!("warning: cannot raise the open-file limit: {e}"),
     }
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
