@@ -100,7 +100,7 @@ function record(r: { wins: number; draws: number; losses: number }): string {
 
 export function renderProfile(root: HTMLElement, name: string): void {
   document.title = `${name} · Bughouse`;
-  const main = h('main', { class: 'player' }, h('p', { class: 'hint' }, 'Loading…'));
+  const main = h('main', { class: 'player-page' }, h('p', { class: 'hint' }, 'Loading…'));
   fill(root, siteHeader(), main);
   void fetch(`/api/players/${encodeURIComponent(name)}?limit=50`)
     .then(async res => {
