@@ -76,6 +76,7 @@ test('four signed-up players play a rated match and see their ratings change', {
   await host.locator('#account-password').fill('short');
   await host.getByRole('button', { name: 'Create account' }).click();
   await host.locator('.account-form .form-error', { hasText: 'at least 8 characters' }).waitFor();
+  await host.screenshot({ path: join(ARTIFACTS, 'rated-signup-error.png') });
   // That refusal (a 400) is the one console error the page may show.
   const refused = pageErrors.findIndex(e => e.includes('status of 400'));
   assert.ok(refused >= 0, 'the short password was a 400');
@@ -104,6 +105,7 @@ test('four signed-up players play a rated match and see their ratings change', {
   await guest.goto(matchUrl);
   await guest.locator('.sign-in-to-sit').waitFor();
   assert.equal(await guest.getByRole('button', { name: 'Sit here' }).count(), 0);
+  await guest.screenshot({ path: join(ARTIFACTS, 'rated-guest.png') });
 
   for (const seat of SEATS) {
     const page = players[seat];

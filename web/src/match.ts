@@ -870,7 +870,7 @@ class MatchPage {
       h('h3', {}, 'Seats'),
       h('ul', { class: 'team' }, row('WhiteA'), row('BlackB')),
       h('ul', { class: 'team' }, row('BlackA'), row('WhiteB')),
-      waiting && st.seats.some(s => s.name === null && !s.bot) ? this.botLevelChoice() : null,
+      waiting && (!st.rated || st.allow_bots) && st.seats.some(s => s.name === null && !s.bot) ? this.botLevelChoice() : null,
       this.tokenRefused && !this.you ? h('p', { class: 'hint watching' }, 'You are watching: your saved seat was not valid for this match.') : null,
       waiting && !this.you && this.account ? h('p', { class: 'hint sit-as' }, `You sit as ${this.account.username}.`) : null,
       waiting && !this.you && guest && st.rated
