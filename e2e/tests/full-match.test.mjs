@@ -100,8 +100,6 @@ async function newPlayer(seat) {
   page.on('console', msg => {
     if (msg.type() === 'error') pageErrors.push(`${seat}: console: ${msg.text()}`);
   });
-  // "Sit here" asks for a name with window.prompt.
-  page.on('dialog', dialog => void dialog.accept(NAMES[seat]));
   players[seat] = page;
   return page;
 }
@@ -159,6 +157,8 @@ async function playMatch({ rules, script, score, boardLabel, boards, reason = /m
   for (const seat of SEATS) {
     const page = players[seat];
     const row = page.locator('li.seat-row').filter({ has: page.locator('span.seat', { hasText: new RegExp(`^${seat}$`) }) });
+    // The name is asked in the page (no browser prompt).
+    await page.locator('#player-name').fill(NAMES[seat]);
     await row.getByRole('button', { name: 'Sit here' }).click();
     await row.locator('.tag.you').waitFor();
     await row.locator('.player-name', { hasText: NAMES[seat] }).waitFor();

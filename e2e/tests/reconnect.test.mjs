@@ -68,7 +68,6 @@ async function newPage(who, init) {
     if (msg.type() === 'error' && !/WebSocket connection to .* failed/.test(msg.text()))
       pageErrors.push(`${who}: console: ${msg.text()}`);
   });
-  page.on('dialog', dialog => void dialog.accept(NAMES[who] ?? who));
   pages[who] = page;
   return page;
 }
@@ -129,6 +128,8 @@ test('partner talk, a reload and a dropped connection lose and double nothing', 
   for (const seat of SEATS) {
     const page = pages[seat];
     const row = page.locator('li.seat-row').filter({ has: page.locator('span.seat', { hasText: new RegExp(`^${seat}$`) }) });
+    // The name is asked in the page (no browser prompt).
+    await page.locator('#player-name').fill(NAMES[seat]);
     await row.getByRole('button', { name: 'Sit here' }).click();
     await row.locator('.tag.you').waitFor();
   }

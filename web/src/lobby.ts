@@ -1,5 +1,6 @@
 // The lobby (`/`): create a match, list finished ones.
 
+import { onAccount, siteHeader } from './account';
 import { fill, h } from './dom';
 import { parseTimeControl, resultText } from './helpers';
 import { PRESETS, type ApiError, type ArchiveEntry, type CreateMatch, type CreatedMatch, type RulesCatalog } from './protocol';
@@ -96,6 +97,22 @@ export function renderLobby(root: HTMLElement): void {
     if (radio) radio.checked = true;
   });
 
+  // Rated or casual: offered to a signed-in player only.
+  const rated = h('input', { type: 'checkbox', id: 'rated', name: 'rated' });
+  const allowBots = h('input', { type: 'checkbox', id: 'allow-bots', name: 'allow_bots' });
+  const ratedBox = h(
+    'fieldset',
+    { class: 'rated', hidden: true },
+    h('legend', {}, 'Rating'),
+    h('label', {}, rated, ' Rated: only signed-in players sit, the result changes their ratings'),
+    h('label', { class: 'allow-bots' }, allowBots, ' Bots may sit (their ratings are fixed)'),
+  );
+  const guestHint = h('p', { class: 'hint rated-hint' }, 'Sign in to create a rated match.');
+  onAccount(account => {
+    ratedBox.hidden = !account;
+    guestHint.hidden = !!account;
+    if (!account) rated.checked = false;
+  });
   const status = h('p', { class: 'form-error', role: 'alert' });
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Create match');
   const form = h(
@@ -107,6 +124,8 @@ export function renderLobby(root: HTMLElement): void {
     description,
     customRules,
     h('fieldset', {}, h('legend', {}, 'Time control (minutes + seconds increment)'), tcRadios),
+    ratedBox,
+    guestHint,
     submit,
     status,
   );
@@ -120,7 +139,8 @@ export function renderLobby(root: HTMLElement): void {
     }
     status.textContent = '';
     submit.disabled = true;
-    void createMatch(rules.value, tc, customRules.open ? changedFields() : {})
+    const rating = { rated: rated.checked, allowBots: rated.checked && allowBots.checked };
+    void createMatch(rules.value, tc, customRules.open ? changedFields() : {}, rating)
       .then(id => location.assign(`/m/${encodeURIComponent(id)}`))
       .catch((err: unknown) => {
         status.textContent = err instanceof Error ? err.message : String(err);
@@ -152,7 +172,7 @@ export function renderLobby(root: HTMLElement): void {
 
   fill(
     root,
-    h('header', { class: 'top' }, h('h1', {}, h('a', { href: '/' }, 'Bughouse'))),
+    siteHeader(),
     h(
       'main',
       { class: 'lobby' },
@@ -208,9 +228,16 @@ async function errorOf(res: Response): Promise<string> {
   return `${res.status} ${res.statusText}`;
 }
 
-async function createMatch(rules: string, timeControl: string, custom: Record<string, string>): Promise<string> {
+async function createMatch(
+  rules: string,
+  timeControl: string,
+  custom: Record<string, string>,
+  rating: { rated: boolean; allowBots: boolean },
+): Promise<string> {
   const request: CreateMatch = { rules, time_control: timeControl };
   if (Object.keys(custom).length > 0) request.custom = custom;
+  if (rating.rated) request.rated = true;
+  if (rating.allowBots) request.allow_bots = true;
   const res = await fetch('/api/matches', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -2,6 +2,8 @@
 // talk, result, rematch and replay. Everything comes over the websocket; see docs/protocol.md.
 
 import type { MoveMetadata } from '@lichess-org/chessground/types';
+import { onAccount, profileUrl, ratingText, siteHeader } from './account';
+import type { AccountView } from './accountTypes';
 import { BoardView, type BoardInput, type PlayerLine } from './boardview';
 import { copyText, fill, h, storageGet, storageSet, toast } from './dom';
 import {
@@ -49,6 +51,7 @@ import {
   type BoardState,
   type MatchState,
   type Piece,
+  type RatingChanges,
   type SeatName,
   type ServerMessage,
   type TalkEntry,
@@ -117,6 +120,9 @@ class MatchPage {
   private resignArmed: number | undefined;
   /** No `state` has come yet on the current connection. */
   private freshConnection = true;
+  /** The signed-in account (its seats take its name), or null for a guest; undefined until
+   * known. */
+  private account: AccountView | null | undefined = undefined;
 
   private readonly conn: Connection;
   private readonly views: { main: BoardView; side: BoardView };
@@ -132,6 +138,18 @@ class MatchPage {
     talkControls: h('div', { class: 'talk-controls' }),
     talkLog: h('ul', { class: 'talk-log' }),
     ping: h('div', { class: 'ping', title: 'round trip to the server' }, 'ping –'),
+    // The name a guest sits under, asked in the page (kept out of the seats list, which is
+    // redrawn with every state, so that typing is never interrupted).
+    nameBox: h('section', { class: 'name-box', hidden: true }),
+    nameInput: h('input', {
+      id: 'player-name',
+      name: 'player-name',
+      type: 'text',
+      maxlength: MAX_NAME,
+      autocomplete: 'nickname',
+      placeholder: 'your name',
+    }),
+    nameError: h('p', { class: 'form-error', role: 'alert' }),
   };
   private talkKey = '';
 
@@ -185,16 +203,23 @@ class MatchPage {
     const talkForm = this.els.talk;
     fill(talkForm, h('h3', {}, 'Partner'), this.els.talkControls, this.els.talkLog);
 
+    this.els.nameInput.value = storageGet(NAME_KEY) ?? '';
+    this.els.nameInput.addEventListener('input', () => {
+      this.els.nameError.textContent = '';
+      const name = this.els.nameInput.value.trim().slice(0, MAX_NAME);
+      storageSet(NAME_KEY, name || null);
+    });
+    fill(
+      this.els.nameBox,
+      h('label', { for: 'player-name' }, 'Your name '),
+      this.els.nameInput,
+      h('p', { class: 'hint' }, 'The name you sit under as a guest; sign in to play under your account.'),
+      this.els.nameError,
+    );
+
     fill(
       this.root,
-      h(
-        'header',
-        { class: 'top' },
-        h('h1', {}, h('a', { href: '/' }, 'Bughouse')),
-        this.els.header,
-        this.els.conn,
-        h('label', { class: 'sound' }, soundBox, ' Sounds'),
-      ),
+      siteHeader(this.els.header, this.els.conn, h('label', { class: 'sound' }, soundBox, ' Sounds')),
       h(
         'main',
         { class: 'match' },
@@ -204,6 +229,7 @@ class MatchPage {
           { class: 'panel' },
           this.els.result,
           this.els.seats,
+          this.els.nameBox,
           this.els.actions,
           this.els.talk,
           h('section', { class: 'record' }, h('h3', {}, 'Moves'), this.els.replay, this.els.moves, h('p', {}, h('a', { href: `/api/matches/${encodeURIComponent(this.id)}/bpgn`, download: `${this.id}.bpgn` }, 'Download BPGN'))),
@@ -218,6 +244,14 @@ class MatchPage {
       dropSocket: () => this.conn.drop(),
       pending: () => this.conn.outbox.size,
     };
+    onAccount(account => {
+      const before = this.account;
+      this.account = account;
+      // Signed in or out on this page: the websocket says who it is at its handshake, so it
+      // opens again.
+      if (before !== undefined && (before?.username ?? null) !== (account?.username ?? null)) this.conn.drop();
+      this.renderPanels();
+    });
     this.conn.start();
     this.renderAll();
   }
@@ -301,6 +335,13 @@ class MatchPage {
       case 'ack':
         if (msg.lag_ms !== undefined) this.setLag(msg.lag_ms);
         break;
+      case 'rating_changes': {
+        if (!this.state) return;
+        const { type: _type, ...changes } = msg;
+        this.state.rating_changes = changes;
+        this.renderPanels();
+        break;
+      }
       case 'rematch':
         this.rematchId = msg.match_id;
         // The server opens the rematch seats with the players' old secrets: carry ours over.
@@ -400,7 +441,7 @@ class MatchPage {
       this.conn.stop();
       fill(
         this.root,
-        h('header', { class: 'top' }, h('h1', {}, h('a', { href: '/' }, 'Bughouse'))),
+        siteHeader(),
         h('main', { class: 'notfound' }, h('h2', {}, 'No such match'), h('p', {}, message), h('p', {}, h('a', { href: '/' }, 'Back to the lobby'))),
       );
       return;
@@ -545,6 +586,7 @@ class MatchPage {
         st.rules,
       ),
       h('span', { class: 'tc' }, st.time_control),
+      h('span', { class: st.rated ? 'rated-tag rated' : 'rated-tag casual' }, st.rated ? 'rated' : 'casual'),
       h('span', { class: `status ${st.status}` }, status),
     );
   }
@@ -717,6 +759,40 @@ class MatchPage {
           )
         : null,
       this.rematchId ? h('p', {}, h('a', { href: `/m/${encodeURIComponent(this.rematchId)}` }, 'Watch the rematch')) : null,
+      st.rated ? this.ratingChanges(st.rating_changes ?? null) : null,
+    );
+  }
+
+  /** What a rated match changed: each player's rating and each team's, `1500 → 1662 (+162)`. */
+  private ratingChanges(changes: RatingChanges | null): HTMLElement {
+    if (!changes) return h('div', { class: 'rating-changes pending' }, h('p', { class: 'hint' }, 'Applying the ratings…'));
+    const line = (label: Node | string, before: number, after: number, delta: number, mine: boolean): HTMLElement =>
+      h(
+        'li',
+        { class: mine ? 'mine' : '' },
+        h('span', { class: 'who' }, label),
+        h('span', { class: 'change' }, changeText(before, after, delta)),
+      );
+    return h(
+      'div',
+      { class: 'rating-changes' },
+      h('h4', {}, 'Ratings'),
+      h(
+        'ul',
+        { class: 'players' },
+        changes.players.map(p =>
+          line(h('a', { href: profileUrl(p.username) }, p.username), p.before, p.after, p.delta, p.seat === this.you),
+        ),
+      ),
+      changes.teams.length
+        ? h(
+            'ul',
+            { class: 'teams' },
+            changes.teams.map(t =>
+              line(`${t.usernames[0]} & ${t.usernames[1]}`, t.before, t.after, t.delta, !!this.you && t.seats.includes(this.you)),
+            ),
+          )
+        : null,
     );
   }
 
@@ -744,10 +820,11 @@ class MatchPage {
       const info = st.seats.find(s => s.seat === seat);
       const taken = !!info && (info.name !== null || info.bot);
       const mine = this.you === seat;
+      const change = st.rating_changes?.players.find(p => p.seat === seat);
       const buttons: HTMLElement[] = [];
-      if (waiting && !taken && !this.you)
+      if (waiting && !taken && !this.you && (!st.rated || this.account))
         buttons.push(h('button', { type: 'button', class: 'primary', onclick: () => this.sit(seat) }, 'Sit here'));
-      if (waiting && !taken)
+      if (waiting && !taken && (!st.rated || st.allow_bots))
         buttons.push(
           h(
             'button',
@@ -774,27 +851,30 @@ class MatchPage {
         { class: `seat-row${mine ? ' mine' : ''}` },
         h('span', { class: `dot${info?.connected || info?.bot ? ' on' : ''}` }),
         h('span', { class: 'seat' }, seat),
-        h('span', { class: 'player-name' }, taken ? (info!.name ?? 'bot') : 'free'),
+        h(
+          'span',
+          { class: 'player-name' },
+          taken && info!.account && info!.name ? h('a', { href: profileUrl(info!.name) }, info!.name) : taken ? (info!.name ?? 'bot') : 'free',
+        ),
+        change ? h('span', { class: 'rating-change', title: 'rating change' }, changeText(change.before, change.after, change.delta)) : null,
         info?.bot ? h('span', { class: 'tag' }, 'bot') : null,
         mine ? h('span', { class: 'tag you' }, 'you') : null,
         h('span', { class: 'buttons' }, buttons),
       );
     };
-    const name = storageGet(NAME_KEY);
+    const guest = this.account === null;
+    // A guest types his name in the page before sitting; a signed-in player sits as himself.
+    this.els.nameBox.hidden = !(waiting && !this.you && guest && !st.rated);
     fill(
       el,
       h('h3', {}, 'Seats'),
       h('ul', { class: 'team' }, row('WhiteA'), row('BlackB')),
       h('ul', { class: 'team' }, row('BlackA'), row('WhiteB')),
-      waiting && st.seats.some(s => s.name === null && !s.bot) ? this.botLevelChoice() : null,
+      waiting && (!st.rated || st.allow_bots) && st.seats.some(s => s.name === null && !s.bot) ? this.botLevelChoice() : null,
       this.tokenRefused && !this.you ? h('p', { class: 'hint watching' }, 'You are watching: your saved seat was not valid for this match.') : null,
-      waiting && !this.you
-        ? h(
-            'p',
-            { class: 'hint' },
-            name ? `You sit as “${name}”. ` : '',
-            h('a', { href: '#', onclick: (e: Event) => (e.preventDefault(), this.askName(true)) }, name ? 'change name' : 'choose a name'),
-          )
+      waiting && !this.you && this.account ? h('p', { class: 'hint sit-as' }, `You sit as ${this.account.username}.`) : null,
+      waiting && !this.you && guest && st.rated
+        ? h('p', { class: 'hint sign-in-to-sit' }, 'This match is rated: sign in (top right) to sit.')
         : null,
       !this.you
         ? h('p', {}, h('button', { type: 'button', onclick: () => ((this.flipped = !this.flipped), this.renderBoards(true)) }, 'Flip boards'))
@@ -802,22 +882,20 @@ class MatchPage {
     );
   }
 
-  private askName(change = false): string | null {
-    let name = storageGet(NAME_KEY);
-    if (!name || change) {
-      const answer = window.prompt('Your name', name ?? '');
-      if (answer === null) return null;
-      name = answer.trim().slice(0, MAX_NAME);
-      if (!name) return null;
-      storageSet(NAME_KEY, name);
-      this.renderSeats();
-    }
-    return name;
-  }
-
   private sit(seat: SeatName): void {
-    const name = this.askName();
-    if (name) this.act({ type: 'sit', seat, name });
+    if (this.account) {
+      // The server seats a signed-in player under his account's name.
+      this.act({ type: 'sit', seat, name: this.account.username });
+      return;
+    }
+    const name = this.els.nameInput.value.trim().slice(0, MAX_NAME);
+    if (!name) {
+      this.els.nameError.textContent = 'Type your name first.';
+      this.els.nameInput.focus();
+      return;
+    }
+    storageSet(NAME_KEY, name);
+    this.act({ type: 'sit', seat, name });
   }
 
   private renderActions(): void {
@@ -1067,4 +1145,10 @@ class MatchPage {
       note ? h('p', { class: 'hint' }, note) : null,
     );
   }
+}
+
+/** `1500 → 1662 (+162)`. */
+function changeText(before: number, after: number, delta: number): string {
+  const d = Math.round(delta);
+  return `${ratingText(before)} → ${ratingText(after)} (${d > 0 ? '+' : d < 0 ? '' : '±'}${d})`;
 }

@@ -222,6 +222,7 @@ async fn a_killed_server_resumes_the_match_with_the_same_moves_and_clocks() {
         rules: "fide".into(),
         time_control: "5+0".into(),
         custom: Default::default(),
+        ..Default::default()
     };
     let answer = tokio::time::timeout(PATIENCE, target(addr).post("/api/matches", &create))
         .await

@@ -36,6 +36,17 @@ use std::str::FromStr;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Level(u8);
 
+/// The published rating of each level, 1 to 8 (index 0 is level 1), on the Glicko scale of
+/// the players' ratings: the one table of bots' ratings. Provisional: an even spread from 800
+/// to 2000, until the arena's calibration of the levels against each other (and against rated
+/// humans) replaces it.
+pub const PUBLISHED_RATINGS: [f64; 8] =
+    [800.0, 975.0, 1150.0, 1325.0, 1500.0, 1675.0, 1850.0, 2000.0];
+
+/// The deviation a bot's fixed rating is counted with in a rated match (its uncertainty widens
+/// its opponents' expectation, as a partner's or opponent's deviation does).
+pub const PUBLISHED_DEVIATION: f64 = 100.0;
+
 /// What a level means for the search.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct LevelParams {
@@ -68,6 +79,12 @@ impl Level {
     /// The number of the level.
     pub const fn get(self) -> u8 {
         self.0
+    }
+
+    /// The level's published rating (Glicko scale), what a rated match counts a bot of this
+    /// level as: its rating is fixed and never changes ([`PUBLISHED_RATINGS`]).
+    pub const fn published_rating(self) -> f64 {
+        PUBLISHED_RATINGS[self.0 as usize - 1]
     }
 
     pub(crate) fn params(self) -> LevelParams {

@@ -37,7 +37,7 @@ pub mod xboard;
 mod zobrist;
 
 pub use eval::{evaluate, see, BOARD_VALUE, RESERVE_VALUE};
-pub use level::{Level, ParseLevelError};
+pub use level::{Level, ParseLevelError, PUBLISHED_DEVIATION, PUBLISHED_RATINGS};
 pub use search::{mate_in, Limits, SearchInfo, SearchResult, Searcher, MATE, MATE_BOUND, MAX_PLY};
 pub use team::{Action, Decision, Talk, TeamBot};
 

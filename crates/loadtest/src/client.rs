@@ -214,6 +214,7 @@ impl Target {
             rules: rules.to_owned(),
             time_control: time_control.to_owned(),
             custom: Default::default(),
+            ..Default::default()
         };
         let answer = self.post("/api/matches", &request).await?;
         if answer.status != 201 && answer.status != 200 {

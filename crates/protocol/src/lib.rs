@@ -290,6 +290,8 @@ pub enum ErrorCode {
     GameOver,
     /// The rules or the match's state do not allow it now.
     NotAllowed,
+    /// Only a signed-in player may do this (sit in a rated match).
+    SignInRequired,
 }
 
 impl ErrorCode {
@@ -307,6 +309,7 @@ impl ErrorCode {
             ErrorCode::IllegalMove => "illegal_move",
             ErrorCode::GameOver => "game_over",
             ErrorCode::NotAllowed => "not_allowed",
+            ErrorCode::SignInRequired => "sign_in_required",
         }
     }
 }
@@ -370,6 +373,10 @@ pub struct SeatInfo {
     pub bot: bool,
     /// Whether the player is connected now.
     pub connected: bool,
+    /// Whether a signed-in player sits here: `name` is then his account's name (his profile is
+    /// `/player/{name}`).
+    #[serde(default)]
+    pub account: bool,
 }
 
 /// One board as clients see it.
@@ -433,7 +440,7 @@ pub struct ResultInfo {
 }
 
 /// The whole state of a match, sent on joining and after a reconnect.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct MatchState {
     /// The match id.
     pub match_id: String,
@@ -470,6 +477,61 @@ pub struct MatchState {
     /// spectators and opponents.
     #[serde(default)]
     pub talk_log: Vec<TalkEntry>,
+    /// A rated match: only signed-in players (and bots, if `allow_bots`) may sit, and its
+    /// result changes their ratings.
+    #[serde(default)]
+    pub rated: bool,
+    /// Bots may sit in this rated match (their ratings are fixed; only the humans' change).
+    #[serde(default)]
+    pub allow_bots: bool,
+    /// What a finished rated match changed, once its ratings are applied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub rating_changes: Option<RatingChanges>,
+}
+
+/// What a rated match changed: each signed-in player's rating, and each team of two signed-in
+/// players' team rating (Glicko-2; bots' ratings are fixed and not listed).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct RatingChanges {
+    /// The players, in seat order.
+    pub players: Vec<PlayerRatingChange>,
+    /// The teams of two accounts (none when a bot played).
+    pub teams: Vec<TeamRatingChange>,
+}
+
+/// One player's rating before and after a rated match.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct PlayerRatingChange {
+    /// His seat.
+    pub seat: SeatName,
+    /// His account's name.
+    pub username: String,
+    /// The rating before the match.
+    pub before: f64,
+    /// The rating after it.
+    pub after: f64,
+    /// `after - before`.
+    pub delta: f64,
+    /// The deviation after it.
+    pub deviation: f64,
+}
+
+/// A team's rating before and after a rated match.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct TeamRatingChange {
+    /// Its seats (WhiteA and BlackB, or BlackA and WhiteB).
+    pub seats: [SeatName; 2],
+    /// Its players' account names, in the order of `seats`.
+    pub usernames: [String; 2],
+    /// The team rating before the match.
+    pub before: f64,
+    /// After it.
+    pub after: f64,
+    /// `after - before`.
+    pub delta: f64,
+    /// The deviation after it.
+    pub deviation: f64,
 }
 
 /// What the server sends.
@@ -545,6 +607,12 @@ pub enum ServerMessage {
         /// The new match id.
         match_id: String,
     },
+    /// The ratings a rated match changed, once applied (after `ended`).
+    RatingChanges {
+        /// The changes.
+        #[serde(flatten)]
+        changes: RatingChanges,
+    },
     /// The answer to a ping.
     Pong {
         /// The client's `t`, echoed.
@@ -575,7 +643,7 @@ pub enum ServerMessage {
 }
 
 /// The body of `POST /api/matches`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct CreateMatch {
     /// A preset id (`fide`, `minerva-2014`, `knsb-1988`, `uscf-scholastic-2006`): the rules,
@@ -588,6 +656,13 @@ pub struct CreateMatch {
     /// every preset is called `custom`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub custom: BTreeMap<String, String>,
+    /// A rated match (default casual): only signed-in players may sit, and the result changes
+    /// their ratings. Creating one needs a signed-in request.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// In a rated match, bots may sit (with their fixed ratings; only the humans' change).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_bots: bool,
 }
 
 /// The answer to `GET /api/rules`: the presets with their settings, and what each field takes,

@@ -16,7 +16,7 @@ use crate::bots::BotRunner;
 use crate::http::auth::{sweep_sessions, Accounts, AccountsConfig};
 use crate::http::App;
 use crate::hub::{shard_of, Effect, Hub, Input};
-use crate::runtime::{hub_task, HubHandle, Shards, Writer};
+use crate::runtime::{hub_task, HubHandle, Inbox, Shards, Writer};
 use crate::tournaments;
 use crate::{Config, ServerError};
 
@@ -96,13 +96,14 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
             tracing::error!("storage: {e}");
         }
     }
+    rate_unrated(&store).await;
     tokio::spawn(heartbeat(store.clone()));
     let mut inboxes = Vec::with_capacity(count);
     let mut tasks = Vec::with_capacity(count);
     for hub in hubs {
         let (tx, rx) = mpsc::channel(4096);
-        inboxes.push(tx);
-        tasks.push((hub, rx));
+        inboxes.push(tx.clone());
+        tasks.push((hub, tx, rx));
     }
     let shards = Shards::new(inboxes);
     // Bot answers come back to their match's hub as inputs; the bots of all shards share the
@@ -120,15 +121,19 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
     let (finished_tx, finished_rx) = mpsc::unbounded_channel();
     // The shards' writes: through one writer task on SQLite, directly on PostgreSQL.
     let writer = Writer::new(&store);
-    for (hub, rx) in tasks {
+    for (hub, tx, rx) in tasks {
+        let inbox = Inbox {
+            tx: tx.downgrade(),
+            rx,
+            finished: finished_tx.clone(),
+        };
         tokio::spawn(hub_task(
             hub,
-            rx,
+            inbox,
             store.clone(),
             writer.clone(),
             clock,
             bots.clone(),
-            finished_tx.clone(),
         ));
     }
     tokio::spawn(checkpoints(store.clone()));
@@ -169,6 +174,38 @@ fn shard_count() -> usize {
         .and_then(|v| v.parse().ok())
         .filter(|n: &usize| (1..=256).contains(n))
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+}
+
+/// Rates the finished rated matches whose ratings were not applied: the server stopped after
+/// storing a match's end and before rating it. (Rating is idempotent: a match rated meanwhile
+/// is refused as rated already.)
+async fn rate_unrated(store: &Store) {
+    let ids = match store.unrated_matches().await {
+        Ok(ids) => ids,
+        Err(e) => {
+            tracing::error!("cannot list the unrated matches: {e}");
+            return;
+        }
+    };
+    let config = bughouse_store::rating::Config::default();
+    for id in ids {
+        let request = match store.load_match(&id).await {
+            Ok(Some(stored)) => crate::hub::rate_request_of_stored(&stored),
+            Ok(None) => None,
+            Err(e) => {
+                tracing::error!(match_id = %id, "cannot load: {e}");
+                continue;
+            }
+        };
+        let Some(request) = request else {
+            tracing::warn!(match_id = %id, "a rated match that cannot be rated");
+            continue;
+        };
+        match store.rate_seats(&request.seats, &config).await {
+            Ok(_) => tracing::info!(match_id = %id, "ratings applied at start"),
+            Err(e) => tracing::error!(match_id = %id, "the ratings were not applied: {e}"),
+        }
+    }
 }
 
 /// Where server time (the hub's `now`) stands against Unix time.

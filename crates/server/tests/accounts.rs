@@ -450,6 +450,8 @@ async fn finished_match(
             increment_ms: 0,
             created_at_ms: at - 60_000,
             rematch_of: None,
+            rated: false,
+            allow_bots: false,
         })
         .await
         .unwrap();

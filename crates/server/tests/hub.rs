@@ -628,3 +628,115 @@ fn a_shard_makes_up_ids_of_its_own_matches_and_rematches() {
             });
     assert!(spread.iter().all(|&n| n > 30), "{spread:?}");
 }
+
+/// Seats follow accounts: a signed-in connection sits under its account's name and the link is
+/// stored with the seat; in a rated match a guest is refused; the end of a rated match asks
+/// for its rating (accounts by seat, the score), a casual one does not.
+#[test]
+fn signed_in_seats_and_rated_matches() {
+    use bughouse_protocol::CreateMatch;
+    use bughouse_server::hub::AccountInfo;
+    use bughouse_store::RatedSeat;
+
+    let mut h = Harness::new();
+    let request = CreateMatch {
+        rules: "fide".into(),
+        time_control: "5+0".into(),
+        rated: true,
+        ..Default::default()
+    };
+    let (id, _) = h.hub.create_from(&request, h.now).expect("valid");
+    // A guest may not sit.
+    h.connect(9, &id, None);
+    let fx = h.send(
+        9,
+        &ClientMessage::Sit {
+            seat: "WhiteA".parse().unwrap(),
+            name: "guest".into(),
+        },
+    );
+    assert_eq!(error_code(&fx, 9).as_deref(), Some("sign_in_required"));
+    let mut last = Vec::new();
+    for (conn, seat) in [
+        (1u64, "WhiteA"),
+        (2, "BlackA"),
+        (3, "WhiteB"),
+        (4, "BlackB"),
+    ] {
+        h.hub.apply(Input::Connected(conn), h.now);
+        h.hub.apply(
+            Input::SignedIn(
+                conn,
+                AccountInfo {
+                    id: 10 + conn as i64,
+                    username: format!("user{conn}"),
+                },
+            ),
+            h.now,
+        );
+        h.send(
+            conn,
+            &ClientMessage::Hello {
+                match_id: id.clone(),
+                token: None,
+            },
+        );
+        last = h.send(
+            conn,
+            &ClientMessage::Sit {
+                seat: seat.parse().unwrap(),
+                name: "typed".into(),
+            },
+        );
+        assert!(last.iter().any(|e| matches!(
+            e,
+            Effect::Store(Write::SetSeat { name, .. }) if *name == format!("user{conn}")
+        )));
+        assert!(last.iter().any(|e| matches!(
+            e,
+            Effect::Store(Write::SetSeatAccount { account_id: Some(a), .. })
+                if *a == 10 + conn as i64
+        )));
+    }
+    let state = to(&last, 1)
+        .into_iter()
+        .find_map(|m| match m {
+            ServerMessage::State { state, .. } => Some(state),
+            _ => None,
+        })
+        .expect("a state");
+    assert!(state.rated && state.seats.iter().all(|s| s.account));
+    assert_eq!(state.status, "playing");
+    h.play(1, "e2e4");
+    let fx = h.send(2, &ClientMessage::Resign);
+    let request = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Rate(r) => Some(r.clone()),
+            _ => None,
+        })
+        .expect("the rated match is to be rated");
+    assert_eq!(request.seats.score, 1.0);
+    assert_eq!(
+        request.seats.seats,
+        [11, 12, 13, 14].map(RatedSeat::Account),
+        "the accounts by seat"
+    );
+    // The store's FinishMatch comes first in the same effects.
+    let finish = fx
+        .iter()
+        .position(|e| matches!(e, Effect::Store(Write::FinishMatch { .. })));
+    let rate = fx.iter().position(|e| matches!(e, Effect::Rate(_)));
+    assert!(finish < rate);
+
+    // A casual match ends without a rating.
+    let mut h = Harness::new();
+    let id = h.create("fide", "5+0");
+    h.seat_four(&id);
+    h.play(1, "e2e4");
+    let fx = h.send(2, &ClientMessage::Resign);
+    assert!(fx
+        .iter()
+        .any(|e| matches!(e, Effect::Store(Write::FinishMatch { .. }))));
+    assert!(!fx.iter().any(|e| matches!(e, Effect::Rate(_))));
+}

@@ -295,7 +295,8 @@ impl Store {
 
     /// Records which account sits in `seat` of a match (`Some`), or that a guest or bot does
     /// (`None`, which removes the link). The match must exist; its status is not checked (the
-    /// caller links seats as the hub gives them).
+    /// caller links seats as the hub gives them). The same statement as the hub's
+    /// [`Write::SetSeatAccount`](crate::Write::SetSeatAccount).
     pub async fn set_seat_account(
         &self,
         match_id: &str,
@@ -305,36 +306,17 @@ impl Store {
         if seat >= crate::SEATS {
             return Err(AccountError::Invalid(format!("no seat {seat}")));
         }
-        let Some(account_id) = account_id else {
-            with_pool!(self, pool => {
-                sqlx::query("DELETE FROM seat_accounts WHERE match_id = $1 AND seat = $2")
-                    .bind(match_id)
-                    .bind(i64::from(seat))
-                    .execute(pool)
-                    .await
-                    .map(drop)?
-            });
-            return Ok(());
+        let write = crate::Write::SetSeatAccount {
+            match_id: match_id.to_owned(),
+            seat,
+            account_id,
         };
-        let done: Result<u64, sqlx::Error> = with_pool!(self, pool => {
-            sqlx::query(
-                "INSERT INTO seat_accounts (match_id, seat, account_id) \
-                 SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM matches WHERE id = $1) \
-                 ON CONFLICT (match_id, seat) DO UPDATE SET account_id = excluded.account_id",
-            )
-            .bind(match_id)
-            .bind(i64::from(seat))
-            .bind(account_id)
-            .execute(pool)
-            .await
-            .map(|done| done.rows_affected())
-        });
-        match done {
-            Ok(0) => Err(AccountError::NoSuchMatch(match_id.to_owned())),
-            Ok(_) => Ok(()),
-            Err(e) if is_foreign_key_violation(&e) => {
-                Err(AccountError::NoSuchAccount(account_id.to_string()))
-            }
+        match self.apply(&write).await {
+            Ok(()) => Ok(()),
+            Err(StoreError::NoSuchMatch(id)) => Err(AccountError::NoSuchMatch(id)),
+            Err(StoreError::Database(e)) if is_foreign_key_violation(&e) => Err(
+                AccountError::NoSuchAccount(account_id.unwrap_or_default().to_string()),
+            ),
             Err(e) => Err(e.into()),
         }
     }

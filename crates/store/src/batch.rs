@@ -103,7 +103,7 @@ impl Store {
                     (query.execute(&mut *tx).await?.rows_affected(), run as u64)
                 } else {
                     let done = bind_write!(&writes[next]).execute(&mut *tx).await?;
-                    (done.rows_affected(), 1)
+                    (done.rows_affected(), u64::from(!writes[next].may_change_nothing()))
                 };
                 // Fewer rows than writes: one was refused; the single writes will say which.
                 // (A row may also count more than once: an upsert of a seat. That is fine.)
@@ -133,6 +133,8 @@ mod tests {
             increment_ms: 0,
             created_at_ms: 1_700_000_000_000,
             rematch_of: None,
+            rated: false,
+            allow_bots: false,
         })];
         for seat in 0..4u8 {
             w.push(Write::SetSeat {

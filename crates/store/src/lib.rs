@@ -37,6 +37,8 @@
 //!     increment_ms: 0,
 //!     created_at_ms: 1_700_000_000_000,
 //!     rematch_of: None,
+//!     rated: false,
+//!     allow_bots: false,
 //! }).await?;
 //! for (seat, name) in ["ann", "bob", "cid", "dan"].into_iter().enumerate() {
 //!     store.set_seat("m1", seat as u8, name, "token-hash", false).await?;
@@ -251,7 +253,8 @@ mod ratings;
 pub use bughouse_rating as rating;
 pub use ratings::{
     LeaderboardEntry, MatchRatingChange, MatchRatingChanges, Outcome, PartnerRecord, PlayedMatch,
-    RatedMatch, RatingPoint, RatingRecord, RulesRecord, SeatPlayer, TeamLeaderboardEntry,
+    RatedMatch, RatedSeat, RatedSeats, RatingPoint, RatingRecord, RulesRecord, SeatPlayer,
+    SeatRatingChanges, TeamLeaderboardEntry, TeamRatingChange,
 };
 
 fn check_seat(seat: u8) -> Result<(), StoreError> {

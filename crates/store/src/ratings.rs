@@ -42,6 +42,63 @@ pub struct RatedMatch {
     pub at_ms: i64,
 }
 
+/// Who sat in a seat of a rated match.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RatedSeat {
+    /// A signed-in player: his rating changes.
+    Account(i64),
+    /// A bot, with its fixed rating: it enters the computation and never changes.
+    Bot(Rating),
+}
+
+impl RatedSeat {
+    /// The account, for a player.
+    pub fn account(&self) -> Option<i64> {
+        match self {
+            RatedSeat::Account(a) => Some(*a),
+            RatedSeat::Bot(_) => None,
+        }
+    }
+}
+
+/// A finished match to rate in which bots may have played ([`Store::rate_seats`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatedSeats {
+    /// The match (it must be stored).
+    pub match_id: String,
+    /// By seat: 0 WhiteA, 1 BlackA, 2 WhiteB, 3 BlackB; at least one account, no account
+    /// twice.
+    pub seats: [RatedSeat; 4],
+    /// Team one's score (seats 0 and 3): 1, ½ or 0.
+    pub score: f64,
+    /// When it ended, Unix milliseconds.
+    pub at_ms: i64,
+}
+
+/// What [`Store::rate_seats`] changed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SeatRatingChanges {
+    /// By seat: the account and its rating before (idle time counted) and after; `None` for a
+    /// bot.
+    pub players: [Option<(i64, Change)>; 4],
+    /// Team one, team two: the pair of accounts (lower id first) and the team's rating; `None`
+    /// when a bot played.
+    pub teams: [Option<((i64, i64), Change)>; 2],
+}
+
+/// One team's change in a rated match, as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TeamRatingChange {
+    /// The two accounts, lower id first.
+    pub accounts: (i64, i64),
+    /// The team rating after the match.
+    pub rating: f64,
+    /// The deviation after the match.
+    pub deviation: f64,
+    /// The change.
+    pub delta: f64,
+}
+
 /// What [`Store::rate_match`] changed.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MatchRatingChanges {
@@ -265,6 +322,15 @@ struct ChangeRow {
 }
 
 #[derive(sqlx::FromRow)]
+struct TeamChangeRow {
+    account_lo: i64,
+    account_hi: i64,
+    rating: f64,
+    deviation: f64,
+    delta: f64,
+}
+
+#[derive(sqlx::FromRow)]
 struct LeaderRow {
     account_id: i64,
     username: String,
@@ -339,7 +405,7 @@ const RATE_ATTEMPTS: usize = 5;
 
 /// What one attempt of [`Store::rate_match`] came to (database errors apart).
 enum Attempt {
-    Done(Box<MatchRatingChanges>),
+    Done(Box<SeatRatingChanges>),
     Rated,
     NoSuchMatch,
     NoSuchAccount,
@@ -420,7 +486,49 @@ impl Store {
         rated: &RatedMatch,
         config: &Config,
     ) -> Result<MatchRatingChanges, AccountError> {
-        let mut distinct = rated.accounts;
+        let seats = RatedSeats {
+            match_id: rated.match_id.clone(),
+            seats: rated.accounts.map(RatedSeat::Account),
+            score: rated.score,
+            at_ms: rated.at_ms,
+        };
+        let changes = self.rate_seats(&seats, config).await?;
+        let (Some(players), [Some(t0), Some(t1)]) = (
+            changes
+                .players
+                .iter()
+                .copied()
+                .collect::<Option<Vec<_>>>()
+                .and_then(|p| <[(i64, Change); 4]>::try_from(p).ok()),
+            changes.teams,
+        ) else {
+            return Err(AccountError::Invalid("four accounts rate two teams".into()));
+        };
+        Ok(MatchRatingChanges {
+            players,
+            teams: [t0, t1],
+        })
+    }
+
+    /// [`Store::rate_match`] for a match in which bots may have played: a bot's seat has its
+    /// fixed rating ([`RatedSeat::Bot`]), enters the computation as it is and is never updated.
+    /// The accounts' ratings change as in [`Store::rate_match`]; the team ratings only when all
+    /// four seats are accounts (a team rating is of two accounts against two accounts).
+    ///
+    /// Errors: as [`Store::rate_match`]; [`AccountError::Invalid`] also for a match without an
+    /// account.
+    pub async fn rate_seats(
+        &self,
+        rated: &RatedSeats,
+        config: &Config,
+    ) -> Result<SeatRatingChanges, AccountError> {
+        let mut distinct: Vec<i64> = rated.seats.iter().filter_map(RatedSeat::account).collect();
+        if distinct.is_empty() {
+            return Err(AccountError::Invalid(format!(
+                "match {:?}: no account to rate",
+                rated.match_id
+            )));
+        }
         distinct.sort_unstable();
         if distinct.windows(2).any(|w| w[0] == w[1]) {
             return Err(AccountError::Invalid(format!(
@@ -446,7 +554,7 @@ impl Store {
                     return Err(AccountError::NoSuchMatch(rated.match_id.clone()))
                 }
                 Ok(Attempt::NoSuchAccount) => {
-                    return Err(AccountError::NoSuchAccount(format!("{:?}", rated.accounts)))
+                    return Err(AccountError::NoSuchAccount(format!("{distinct:?}")))
                 }
                 Ok(Attempt::Invalid(e)) => return Err(AccountError::Invalid(e.to_string())),
                 Err(e) if attempt < RATE_ATTEMPTS && is_retryable(&e) => continue,
@@ -457,7 +565,7 @@ impl Store {
 
     async fn rate_match_once(
         &self,
-        rated: &RatedMatch,
+        rated: &RatedSeats,
         config: &Config,
     ) -> Result<Attempt, sqlx::Error> {
         let lock = if self.backend() == Backend::Postgres {
@@ -465,10 +573,17 @@ impl Store {
         } else {
             ""
         };
-        let mut sorted = rated.accounts;
+        let mut sorted: Vec<i64> = rated.seats.iter().filter_map(RatedSeat::account).collect();
         sorted.sort_unstable();
+        // The IN list has four places: the accounts, the first repeated.
+        let bound: [i64; 4] = std::array::from_fn(|i| sorted.get(i).copied().unwrap_or(sorted[0]));
+        let accounts: Vec<Option<i64>> = rated.seats.iter().map(RatedSeat::account).collect();
+        let all_accounts = accounts.iter().all(Option::is_some);
         let pair = |seats: [usize; 2]| {
-            let (a, b) = (rated.accounts[seats[0]], rated.accounts[seats[1]]);
+            let (a, b) = (
+                accounts[seats[0]].unwrap_or(0),
+                accounts[seats[1]].unwrap_or(0),
+            );
             (a.min(b), a.max(b))
         };
         let teams = bughouse_rating::TEAM_SEATS.map(pair);
@@ -507,7 +622,7 @@ impl Store {
                 }
                 // Newcomers and new teams get a row first, in a fixed order (so that concurrent
                 // matches lock rows in the same order).
-                for account in sorted {
+                for &account in &sorted {
                     let insert = sqlx::query(
                         "INSERT INTO player_ratings (account_id, rating, deviation, volatility, \
                          games, wins, draws, losses, updated_at_ms) \
@@ -526,36 +641,42 @@ impl Store {
                         Err(e) => return Err(e),
                     }
                 }
-                for (lo, hi) in team_order {
-                    sqlx::query(
-                        "INSERT INTO team_ratings (account_lo, account_hi, rating, deviation, \
-                         volatility, games, wins, draws, losses, updated_at_ms) \
-                         VALUES ($1, $2, $3, $4, $5, 0, 0, 0, 0, $6) \
-                         ON CONFLICT (account_lo, account_hi) DO NOTHING",
-                    )
-                    .bind(lo)
-                    .bind(hi)
-                    .bind(initial.rating)
-                    .bind(initial.deviation)
-                    .bind(initial.volatility)
-                    .bind(rated.at_ms)
-                    .execute(&mut *tx)
-                    .await?;
+                if all_accounts {
+                    for (lo, hi) in team_order {
+                        sqlx::query(
+                            "INSERT INTO team_ratings (account_lo, account_hi, rating, deviation, \
+                             volatility, games, wins, draws, losses, updated_at_ms) \
+                             VALUES ($1, $2, $3, $4, $5, 0, 0, 0, 0, $6) \
+                             ON CONFLICT (account_lo, account_hi) DO NOTHING",
+                        )
+                        .bind(lo)
+                        .bind(hi)
+                        .bind(initial.rating)
+                        .bind(initial.deviation)
+                        .bind(initial.volatility)
+                        .bind(rated.at_ms)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
                 }
                 let players: Vec<LockedPlayer> = sqlx::query_as(&players_sql)
-                    .bind(sorted[0])
-                    .bind(sorted[1])
-                    .bind(sorted[2])
-                    .bind(sorted[3])
+                    .bind(bound[0])
+                    .bind(bound[1])
+                    .bind(bound[2])
+                    .bind(bound[3])
                     .fetch_all(&mut *tx)
                     .await?;
-                let team_rows: Vec<LockedTeam> = sqlx::query_as(&teams_sql)
-                    .bind(teams[0].0)
-                    .bind(teams[0].1)
-                    .bind(teams[1].0)
-                    .bind(teams[1].1)
-                    .fetch_all(&mut *tx)
-                    .await?;
+                let team_rows: Vec<LockedTeam> = if all_accounts {
+                    sqlx::query_as(&teams_sql)
+                        .bind(teams[0].0)
+                        .bind(teams[0].1)
+                        .bind(teams[1].0)
+                        .bind(teams[1].1)
+                        .fetch_all(&mut *tx)
+                        .await?
+                } else {
+                    Vec::new()
+                };
                 let idle = |record: &RecordRow| {
                     let rating = Rating::new(record.rating, record.deviation, record.volatility);
                     if record.games == 0 {
@@ -568,8 +689,15 @@ impl Store {
                     players: [initial; 4],
                     teams: [initial; 2],
                 };
-                for (seat, account) in rated.accounts.iter().enumerate() {
-                    let Some(row) = players.iter().find(|p| p.account_id == *account) else {
+                for (seat, rated_seat) in rated.seats.iter().enumerate() {
+                    let account = match rated_seat {
+                        RatedSeat::Bot(fixed) => {
+                            before.players[seat] = *fixed;
+                            continue;
+                        }
+                        RatedSeat::Account(account) => *account,
+                    };
+                    let Some(row) = players.iter().find(|p| p.account_id == account) else {
                         return Ok(Attempt::NoSuchAccount);
                     };
                     match idle(&row.record) {
@@ -577,16 +705,18 @@ impl Store {
                         Err(e) => return Ok(Attempt::Invalid(e)),
                     }
                 }
-                for (team, (lo, hi)) in teams.iter().enumerate() {
-                    let Some(row) = team_rows
-                        .iter()
-                        .find(|t| t.account_lo == *lo && t.account_hi == *hi)
-                    else {
-                        return Ok(Attempt::NoSuchAccount);
-                    };
-                    match idle(&row.record) {
-                        Ok(r) => before.teams[team] = r,
-                        Err(e) => return Ok(Attempt::Invalid(e)),
+                if all_accounts {
+                    for (team, (lo, hi)) in teams.iter().enumerate() {
+                        let Some(row) = team_rows
+                            .iter()
+                            .find(|t| t.account_lo == *lo && t.account_hi == *hi)
+                        else {
+                            return Ok(Attempt::NoSuchAccount);
+                        };
+                        match idle(&row.record) {
+                            Ok(r) => before.teams[team] = r,
+                            Err(e) => return Ok(Attempt::Invalid(e)),
+                        }
                     }
                 }
                 let changes = match config.rate_match(&before, rated.score) {
@@ -603,7 +733,9 @@ impl Store {
                     }
                 };
                 for (seat, change) in changes.players.iter().enumerate() {
-                    let account = rated.accounts[seat];
+                    let Some(account) = accounts[seat] else {
+                        continue;
+                    };
                     let (w, d, l) = tally(score[team_of(seat)]);
                     let after = change.after;
                     sqlx::query(
@@ -635,52 +767,97 @@ impl Store {
                     .execute(&mut *tx)
                     .await?;
                 }
-                for (team, change) in changes.teams.iter().enumerate() {
-                    let (lo, hi) = teams[team];
-                    let (w, d, l) = tally(score[team]);
-                    let after = change.after;
-                    sqlx::query(
-                        "UPDATE team_ratings SET rating = $3, deviation = $4, volatility = $5, \
-                         games = games + 1, wins = wins + $6, draws = draws + $7, \
-                         losses = losses + $8, updated_at_ms = $9 \
-                         WHERE account_lo = $1 AND account_hi = $2",
-                    )
-                    .bind(lo)
-                    .bind(hi)
-                    .bind(after.rating)
-                    .bind(after.deviation)
-                    .bind(after.volatility)
-                    .bind(w)
-                    .bind(d)
-                    .bind(l)
-                    .bind(rated.at_ms)
-                    .execute(&mut *tx)
-                    .await?;
-                    sqlx::query(
-                        "INSERT INTO team_rating_history (account_lo, account_hi, match_id, at_ms, \
-                         rating, deviation, volatility, delta) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                    )
-                    .bind(lo)
-                    .bind(hi)
-                    .bind(&rated.match_id)
-                    .bind(rated.at_ms)
-                    .bind(after.rating)
-                    .bind(after.deviation)
-                    .bind(after.volatility)
-                    .bind(change.delta())
-                    .execute(&mut *tx)
-                    .await?;
+                if all_accounts {
+                    for (team, change) in changes.teams.iter().enumerate() {
+                        let (lo, hi) = teams[team];
+                        let (w, d, l) = tally(score[team]);
+                        let after = change.after;
+                        sqlx::query(
+                            "UPDATE team_ratings SET rating = $3, deviation = $4, volatility = $5, \
+                             games = games + 1, wins = wins + $6, draws = draws + $7, \
+                             losses = losses + $8, updated_at_ms = $9 \
+                             WHERE account_lo = $1 AND account_hi = $2",
+                        )
+                        .bind(lo)
+                        .bind(hi)
+                        .bind(after.rating)
+                        .bind(after.deviation)
+                        .bind(after.volatility)
+                        .bind(w)
+                        .bind(d)
+                        .bind(l)
+                        .bind(rated.at_ms)
+                        .execute(&mut *tx)
+                        .await?;
+                        sqlx::query(
+                            "INSERT INTO team_rating_history (account_lo, account_hi, match_id, \
+                             at_ms, rating, deviation, volatility, delta) \
+                             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                        )
+                        .bind(lo)
+                        .bind(hi)
+                        .bind(&rated.match_id)
+                        .bind(rated.at_ms)
+                        .bind(after.rating)
+                        .bind(after.deviation)
+                        .bind(after.volatility)
+                        .bind(change.delta())
+                        .execute(&mut *tx)
+                        .await?;
+                    }
                 }
                 tx.commit().await?;
-                Ok(Attempt::Done(Box::new(MatchRatingChanges {
+                Ok(Attempt::Done(Box::new(SeatRatingChanges {
                     players: std::array::from_fn(|seat| {
-                        (rated.accounts[seat], changes.players[seat])
+                        accounts[seat].map(|a| (a, changes.players[seat]))
                     }),
-                    teams: std::array::from_fn(|team| (teams[team], changes.teams[team])),
+                    teams: std::array::from_fn(|team| {
+                        all_accounts.then(|| (teams[team], changes.teams[team]))
+                    }),
                 })))
             }
             .await
         })
+    }
+
+    /// The finished rated matches whose ratings were not applied (the server stopped between
+    /// storing the end and rating it): the server rates them at start.
+    pub async fn unrated_matches(&self) -> Result<Vec<String>, StoreError> {
+        Ok(with_pool!(self, pool => {
+            sqlx::query_scalar(
+                "SELECT m.id FROM matches m WHERE m.rated AND m.status = 'finished' \
+                 AND NOT EXISTS (SELECT 1 FROM rated_matches r WHERE r.match_id = m.id) \
+                 ORDER BY m.finished_at_ms, m.id",
+            )
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
+    /// The team rating changes of a rated match (empty if it was not rated, or a bot played),
+    /// each team's accounts lower id first.
+    pub async fn match_team_rating_changes(
+        &self,
+        match_id: &str,
+    ) -> Result<Vec<TeamRatingChange>, StoreError> {
+        let rows: Vec<TeamChangeRow> = with_pool!(self, pool => {
+            sqlx::query_as(
+                "SELECT account_lo, account_hi, rating, deviation, delta FROM team_rating_history \
+                 WHERE match_id = $1 ORDER BY account_lo, account_hi",
+            )
+            .bind(match_id)
+            .fetch_all(pool)
+            .await?
+        });
+        Ok(rows
+            .into_iter()
+            .map(|r| TeamRatingChange {
+                accounts: (r.account_lo, r.account_hi),
+                rating: r.rating,
+                deviation: r.deviation,
+                delta: r.delta,
+            })
+            .collect())
     }
 
     /// Whether a match's ratings were applied.

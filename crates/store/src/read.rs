@@ -104,11 +104,13 @@ impl Store {
         let match_sql = format!(
             "SELECT id, rules_preset, rules_json, base_ms, increment_ms, created_at_ms, \
              rematch_of, status, started_at_ms, finished_at_ms, result, reason, board_result_a, \
-             board_result_b, clock_anchor_ms FROM matches WHERE {filter} ORDER BY created_at_ms, id"
+             board_result_b, clock_anchor_ms, rated, allow_bots FROM matches WHERE {filter} \
+             ORDER BY created_at_ms, id"
         );
         let seat_sql = format!(
-            "SELECT match_id, seat, name, token_hash, bot FROM seats \
-             WHERE match_id IN (SELECT id FROM matches WHERE {filter})"
+            "SELECT s.match_id, s.seat, s.name, s.token_hash, s.bot, x.account_id FROM seats s \
+             LEFT JOIN seat_accounts x ON x.match_id = s.match_id AND x.seat = s.seat \
+             WHERE s.match_id IN (SELECT id FROM matches WHERE {filter})"
         );
         let move_sql = format!(
             "SELECT match_id, ply, seat, uci, san, at_ms, clock_ms, \
@@ -180,6 +182,7 @@ impl Store {
                     name: row.name,
                     token_hash: row.token_hash,
                     bot: row.bot,
+                    account: row.account_id,
                 });
             }
         }
@@ -222,6 +225,8 @@ struct MatchRow {
     board_result_a: Option<String>,
     board_result_b: Option<String>,
     clock_anchor_ms: Option<i64>,
+    rated: bool,
+    allow_bots: bool,
 }
 
 impl MatchRow {
@@ -239,6 +244,8 @@ impl MatchRow {
             increment_ms: self.increment_ms,
             created_at_ms: self.created_at_ms,
             rematch_of: self.rematch_of,
+            rated: self.rated,
+            allow_bots: self.allow_bots,
             started_at_ms: self.started_at_ms,
             seats: Default::default(),
             moves: Vec::new(),
@@ -260,6 +267,7 @@ struct SeatRow {
     name: String,
     token_hash: String,
     bot: bool,
+    account_id: Option<i64>,
 }
 
 #[derive(sqlx::FromRow)]

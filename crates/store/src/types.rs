@@ -78,6 +78,10 @@ pub struct NewMatch {
     pub created_at_ms: i64,
     /// The match this one is a rematch of, if any.
     pub rematch_of: Option<String>,
+    /// A rated match (only signed-in players sit; the result changes ratings).
+    pub rated: bool,
+    /// In a rated match, bots may sit.
+    pub allow_bots: bool,
 }
 
 /// A taken seat.
@@ -89,6 +93,10 @@ pub struct StoredSeat {
     pub token_hash: String,
     /// Whether a bot plays the seat.
     pub bot: bool,
+    /// The account of the signed-in player who sits here ([`Write::SetSeatAccount`]), if any.
+    ///
+    /// [`Write::SetSeatAccount`]: crate::Write::SetSeatAccount
+    pub account: Option<i64>,
 }
 
 /// One move of a match record.
@@ -181,6 +189,10 @@ pub struct StoredMatch {
     pub created_at_ms: i64,
     /// The match this one is a rematch of, if any.
     pub rematch_of: Option<String>,
+    /// A rated match.
+    pub rated: bool,
+    /// In a rated match, bots may sit.
+    pub allow_bots: bool,
     /// When play started, Unix milliseconds; `None` while waiting (and for a match that ended
     /// before it started).
     pub started_at_ms: Option<i64>,
@@ -219,6 +231,8 @@ impl StoredMatch {
             increment_ms: self.increment_ms,
             created_at_ms: self.created_at_ms,
             rematch_of: self.rematch_of.clone(),
+            rated: self.rated,
+            allow_bots: self.allow_bots,
         }
     }
 }

@@ -30,6 +30,17 @@ pub enum Write {
         /// Whether a bot plays it.
         bot: bool,
     },
+    /// Which account sits in a seat (`Some`), or that none does any more (`None`: the link
+    /// is removed; removing a link that is not there is no error) ([`Store::set_seat_account`]).
+    /// The match must exist; its status is not checked.
+    SetSeatAccount {
+        /// The match.
+        match_id: String,
+        /// The seat, 0..4.
+        seat: u8,
+        /// The account, or `None`.
+        account_id: Option<i64>,
+    },
     /// A seat freed ([`Store::clear_seat`]).
     ClearSeat {
         /// The match.
@@ -75,14 +86,21 @@ pub enum Write {
 }
 
 pub(crate) const CREATE_MATCH: &str = "INSERT INTO matches \
-     (id, rules_preset, rules_json, base_ms, increment_ms, created_at_ms, rematch_of) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7)";
+     (id, rules_preset, rules_json, base_ms, increment_ms, created_at_ms, rematch_of, rated, \
+     allow_bots) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 
 pub(crate) const SET_SEAT: &str = "INSERT INTO seats (match_id, seat, name, token_hash, bot) \
      SELECT $1, $2, $3, $4, $5 \
      WHERE EXISTS (SELECT 1 FROM matches WHERE id = $1 AND status <> 'finished') \
      ON CONFLICT (match_id, seat) DO UPDATE \
      SET name = excluded.name, token_hash = excluded.token_hash, bot = excluded.bot";
+
+pub(crate) const SET_SEAT_ACCOUNT: &str = "INSERT INTO seat_accounts (match_id, seat, account_id) \
+     SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM matches WHERE id = $1) \
+     ON CONFLICT (match_id, seat) DO UPDATE SET account_id = excluded.account_id";
+
+pub(crate) const CLEAR_SEAT_ACCOUNT: &str =
+    "DELETE FROM seat_accounts WHERE match_id = $1 AND seat = $2";
 
 pub(crate) const CLEAR_SEAT: &str = "DELETE FROM seats WHERE match_id = $1 AND seat = $2 \
      AND EXISTS (SELECT 1 FROM matches WHERE id = $1 AND status <> 'finished')";
@@ -158,7 +176,9 @@ macro_rules! bind_write {
                 .bind(m.base_ms)
                 .bind(m.increment_ms)
                 .bind(m.created_at_ms)
-                .bind(&m.rematch_of),
+                .bind(&m.rematch_of)
+                .bind(m.rated)
+                .bind(m.allow_bots),
             Write::SetSeat {
                 match_id,
                 seat,
@@ -171,6 +191,21 @@ macro_rules! bind_write {
                 .bind(name)
                 .bind(token_hash)
                 .bind(*bot),
+            Write::SetSeatAccount {
+                match_id,
+                seat,
+                account_id: Some(account_id),
+            } => sqlx::query(SET_SEAT_ACCOUNT)
+                .bind(match_id)
+                .bind(i64::from(*seat))
+                .bind(*account_id),
+            Write::SetSeatAccount {
+                match_id,
+                seat,
+                account_id: None,
+            } => sqlx::query(CLEAR_SEAT_ACCOUNT)
+                .bind(match_id)
+                .bind(i64::from(*seat)),
             Write::ClearSeat { match_id, seat } => sqlx::query(CLEAR_SEAT)
                 .bind(match_id)
                 .bind(i64::from(*seat)),
@@ -224,6 +259,18 @@ macro_rules! bind_write {
 pub(crate) use bind_write;
 
 impl Write {
+    /// Whether the write may change no row and still be done (removing a link that is not
+    /// there): the batch then does not take it for a refusal.
+    pub(crate) fn may_change_nothing(&self) -> bool {
+        matches!(
+            self,
+            Write::SetSeatAccount {
+                account_id: None,
+                ..
+            }
+        )
+    }
+
     /// The match the write is about.
     pub fn match_id(&self) -> &str {
         match self {
@@ -232,6 +279,7 @@ impl Write {
             Write::RecordEvent(ev) => &ev.match_id,
             Write::RecordTalk(t) => &t.match_id,
             Write::SetSeat { match_id, .. }
+            | Write::SetSeatAccount { match_id, .. }
             | Write::ClearSeat { match_id, .. }
             | Write::StartMatch { match_id, .. }
             | Write::SetClockAnchor { match_id, .. }
@@ -252,7 +300,9 @@ impl Write {
                 }
                 Ok(())
             }
-            Write::SetSeat { seat, .. } | Write::ClearSeat { seat, .. } => check_seat(*seat),
+            Write::SetSeat { seat, .. }
+            | Write::ClearSeat { seat, .. }
+            | Write::SetSeatAccount { seat, .. } => check_seat(*seat),
             Write::StartMatch { .. } | Write::FinishMatch { .. } | Write::SetClockAnchor { .. } => {
                 Ok(())
             }
@@ -308,6 +358,7 @@ impl Write {
         match self {
             Write::CreateMatch(_) => "create the match",
             Write::SetSeat { .. } | Write::ClearSeat { .. } => "change a seat",
+            Write::SetSeatAccount { .. } => "link a seat to an account",
             Write::StartMatch { .. } => "start the match",
             Write::RecordMove(_) => "record a move",
             Write::RecordEvent(_) => "record an event",
@@ -346,6 +397,12 @@ impl Store {
         match (write, status) {
             (_, None) => Err(StoreError::NoSuchMatch(match_id.to_owned())),
             (Write::ClearSeat { .. }, Some(status)) if status != MatchStatus::Finished => Ok(()),
+            (
+                Write::SetSeatAccount {
+                    account_id: None, ..
+                },
+                Some(_),
+            ) => Ok(()),
             (Write::RecordTalk(_) | Write::SetClockAnchor { .. }, Some(_)) => {
                 Err(StoreError::NoSuchMatch(match_id.to_owned()))
             }

@@ -9,7 +9,8 @@ mod common;
 
 use bughouse_store::rating::{Config, MatchRatings, Rating};
 use bughouse_store::{
-    Account, AccountError, NewMatch, Outcome, RatedMatch, RatingRecord, Store, StoreError,
+    Account, AccountError, NewMatch, Outcome, RatedMatch, RatedSeat, RatedSeats, RatingRecord,
+    Store, StoreError, Write,
 };
 use common::TestDb;
 
@@ -24,6 +25,8 @@ suite!(
     concurrent_rated_matches,
     leaderboards_and_history,
     profiles,
+    seat_account_writes_in_a_batch,
+    rating_with_bots,
 );
 
 const T0: i64 = 1_763_700_000_000;
@@ -55,6 +58,8 @@ async fn finished_match(
             increment_ms: 0,
             created_at_ms: at_ms - 60_000,
             rematch_of: None,
+            rated: false,
+            allow_bots: false,
         })
         .await
         .unwrap();
@@ -227,6 +232,8 @@ async fn seat_accounts(db: &TestDb) {
             increment_ms: 0,
             created_at_ms: T0,
             rematch_of: None,
+            rated: false,
+            allow_bots: false,
         })
         .await
         .unwrap();
@@ -654,6 +661,8 @@ async fn profiles(db: &TestDb) {
             increment_ms: 0,
             created_at_ms: T0,
             rematch_of: None,
+            rated: false,
+            allow_bots: false,
         })
         .await
         .unwrap();
@@ -740,4 +749,148 @@ async fn profiles(db: &TestDb) {
         (bobs[0].match_id.as_str(), bobs[0].outcome),
         ("m3", Outcome::Win)
     );
+}
+
+/// The hub's writes of seats and their accounts, in one batch as the committer stores them: a
+/// player sits with his account, another stands up (his link goes), a rated match's columns are
+/// kept, and the finished rated match waits for its rating.
+async fn seat_account_writes_in_a_batch(db: &TestDb) {
+    let store = db.store().await;
+    let [ann, bob, ..] = four(&store).await;
+    let id = "batch";
+    let mut writes = vec![Write::CreateMatch(NewMatch {
+        id: id.into(),
+        rules_preset: "fide".into(),
+        rules_json: "{}".into(),
+        base_ms: 300_000,
+        increment_ms: 0,
+        created_at_ms: T0,
+        rematch_of: None,
+        rated: true,
+        allow_bots: true,
+    })];
+    for (seat, account) in [(0u8, ann.id), (1, bob.id)] {
+        writes.push(Write::SetSeat {
+            match_id: id.into(),
+            seat,
+            name: format!("p{seat}"),
+            token_hash: "h".into(),
+            bot: false,
+        });
+        writes.push(Write::SetSeatAccount {
+            match_id: id.into(),
+            seat,
+            account_id: Some(account),
+        });
+    }
+    // Bob stands up; removing a link that is not there is no refusal.
+    writes.push(Write::ClearSeat {
+        match_id: id.into(),
+        seat: 1,
+    });
+    writes.push(Write::SetSeatAccount {
+        match_id: id.into(),
+        seat: 1,
+        account_id: None,
+    });
+    writes.push(Write::SetSeatAccount {
+        match_id: id.into(),
+        seat: 2,
+        account_id: None,
+    });
+    let results = store.apply_batch(&writes).await;
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    assert_eq!(
+        store.seat_accounts(id).await.unwrap(),
+        [Some(ann.id), None, None, None]
+    );
+    let loaded = store.load_match(id).await.unwrap().unwrap();
+    assert!(loaded.rated && loaded.allow_bots);
+    assert_eq!(loaded.seats[0].as_ref().unwrap().account, Some(ann.id));
+    assert!(loaded.seats[1].is_none());
+    // A link to an unknown account is refused alone.
+    assert!(store
+        .apply(&Write::SetSeatAccount {
+            match_id: id.into(),
+            seat: 3,
+            account_id: Some(999),
+        })
+        .await
+        .is_err());
+    assert!(store.unrated_matches().await.unwrap().is_empty());
+    store
+        .finish_match(id, "1-0", "x", ["1-0", "*"], "*", T0 + 1)
+        .await
+        .unwrap();
+    assert_eq!(store.unrated_matches().await.unwrap(), [id]);
+}
+
+/// Bots have fixed ratings: only the accounts' ratings change, no team rating.
+async fn rating_with_bots(db: &TestDb) {
+    let store = db.store().await;
+    let [ann, bob, ..] = four(&store).await;
+    finished_match(
+        &store,
+        "bots",
+        "fide",
+        [
+            ("ann", Some(ann.id)),
+            ("bot 1", None),
+            ("bot 2", None),
+            ("bob", Some(bob.id)),
+        ],
+        "1-0",
+        T0,
+    )
+    .await;
+    let config = Config::default();
+    let bot = Rating::new(1200.0, 100.0, 0.06);
+    let rated = RatedSeats {
+        match_id: "bots".into(),
+        seats: [
+            RatedSeat::Account(ann.id),
+            RatedSeat::Bot(bot),
+            RatedSeat::Bot(bot),
+            RatedSeat::Account(bob.id),
+        ],
+        score: 1.0,
+        at_ms: T0,
+    };
+    let changes = store.rate_seats(&rated, &config).await.unwrap();
+    let expected = config
+        .rate_match(
+            &MatchRatings {
+                players: [config.initial, bot, bot, config.initial],
+                teams: [config.initial; 2],
+            },
+            1.0,
+        )
+        .unwrap();
+    assert_eq!(changes.players[0], Some((ann.id, expected.players[0])));
+    assert_eq!(changes.players[3], Some((bob.id, expected.players[3])));
+    assert_eq!(changes.players[1], None);
+    assert_eq!(changes.teams, [None, None]);
+    let ann_rating = store.player_rating(ann.id).await.unwrap().unwrap();
+    assert_eq!(ann_rating.rating, expected.players[0].after);
+    assert_eq!(ann_rating.games, 1);
+    assert_eq!(store.team_rating(ann.id, bob.id).await.unwrap(), None);
+    assert!(store
+        .match_team_rating_changes("bots")
+        .await
+        .unwrap()
+        .is_empty());
+    assert_eq!(store.match_rating_changes("bots").await.unwrap().len(), 2);
+    assert!(matches!(
+        store.rate_seats(&rated, &config).await,
+        Err(AccountError::AlreadyRated(_))
+    ));
+    // No account: nothing to rate.
+    let bots_only = RatedSeats {
+        seats: [RatedSeat::Bot(bot); 4],
+        ..rated
+    };
+    assert!(matches!(
+        store.rate_seats(&bots_only, &config).await,
+        Err(AccountError::Invalid(_))
+    ));
 }

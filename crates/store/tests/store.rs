@@ -173,6 +173,8 @@ fn new_match(id: &str, created_at_ms: i64) -> NewMatch {
         increment_ms: 2_000,
         created_at_ms,
         rematch_of: None,
+        rated: false,
+        allow_bots: false,
     }
 }
 
@@ -209,6 +211,7 @@ fn seat(name: &str, bot: bool) -> Option<StoredSeat> {
         name: name.into(),
         token_hash: format!("sha256:{name}"),
         bot,
+        account: None,
     })
 }
 
@@ -263,6 +266,8 @@ async fn round_trip(db: &TestDb) {
             increment_ms: 2_000,
             created_at_ms: T0,
             rematch_of: None,
+            rated: false,
+            allow_bots: false,
             started_at_ms: None,
             status: MatchStatus::Waiting,
             seats: [None, None, None, None],
@@ -362,6 +367,9 @@ async fn round_trip(db: &TestDb) {
     // A rematch points back at it.
     let rematch = NewMatch {
         rematch_of: Some(id.into()),
+        // The new columns round-trip (migration 0005).
+        rated: true,
+        allow_bots: true,
         ..new_match("round-trip-2", T0 + 100_000)
     };
     store.create_match(&rematch).await.unwrap();
@@ -441,7 +449,8 @@ async fn live_matches_exclude_finished(db: &TestDb) {
             Some(StoredSeat {
                 name: "wes".into(),
                 token_hash: "h".into(),
-                bot: false
+                bot: false,
+                account: None,
             }),
             None,
             None,

@@ -38,7 +38,8 @@ export type ErrorCode =
   | "not_your_turn"
   | "illegal_move"
   | "game_over"
-  | "not_allowed";
+  | "not_allowed"
+  | "sign_in_required";
 
 /** What a client sends. */
 export type ClientMessage =
@@ -246,6 +247,13 @@ export type ServerMessage =
     match_id: string,
   }
   | {
+    "type": "rating_changes",
+    /** The players, in seat order. */
+    players: Array<PlayerRatingChange>,
+    /** The teams of two accounts (none when a bot played). */
+    teams: Array<TeamRatingChange>,
+  }
+  | {
     "type": "pong",
     /** The client's `t`, echoed. */
     t: number,
@@ -309,6 +317,58 @@ export type MatchState = {
    * spectators and opponents.
    */
   talk_log: Array<TalkEntry>,
+  /**
+   * A rated match: only signed-in players (and bots, if `allow_bots`) may sit, and its
+   * result changes their ratings.
+   */
+  rated: boolean,
+  /** Bots may sit in this rated match (their ratings are fixed; only the humans' change). */
+  allow_bots: boolean,
+  /** What a finished rated match changed, once its ratings are applied. */
+  rating_changes?: RatingChanges,
+};
+
+/**
+ * What a rated match changed: each signed-in player's rating, and each team of two signed-in
+ * players' team rating (Glicko-2; bots' ratings are fixed and not listed).
+ */
+export type RatingChanges = {
+  /** The players, in seat order. */
+  players: Array<PlayerRatingChange>,
+  /** The teams of two accounts (none when a bot played). */
+  teams: Array<TeamRatingChange>,
+};
+
+/** One player's rating before and after a rated match. */
+export type PlayerRatingChange = {
+  /** His seat. */
+  seat: SeatName,
+  /** His account's name. */
+  username: string,
+  /** The rating before the match. */
+  before: number,
+  /** The rating after it. */
+  after: number,
+  /** `after - before`. */
+  delta: number,
+  /** The deviation after it. */
+  deviation: number,
+};
+
+/** A team's rating before and after a rated match. */
+export type TeamRatingChange = {
+  /** Its seats (WhiteA and BlackB, or BlackA and WhiteB). */
+  seats: [SeatName, SeatName],
+  /** Its players' account names, in the order of `seats`. */
+  usernames: [string, string],
+  /** The team rating before the match. */
+  before: number,
+  /** After it. */
+  after: number,
+  /** `after - before`. */
+  delta: number,
+  /** The deviation after it. */
+  deviation: number,
 };
 
 /** A seat as clients see it. */
@@ -321,6 +381,11 @@ export type SeatInfo = {
   bot: boolean,
   /** Whether the player is connected now. */
   connected: boolean,
+  /**
+   * Whether a signed-in player sits here: `name` is then his account's name (his profile is
+   * `/player/{name}`).
+   */
+  account: boolean,
 };
 
 /**
@@ -418,6 +483,13 @@ export type CreateMatch = {
    * every preset is called `custom`.
    */
   custom?: { [key in string]: string },
+  /**
+   * A rated match (default casual): only signed-in players may sit, and the result changes
+   * their ratings. Creating one needs a signed-in request.
+   */
+  rated?: boolean,
+  /** In a rated match, bots may sit (with their fixed ratings; only the humans' change). */
+  allow_bots?: boolean,
 };
 
 /** The answer to `POST /api/matches`. */

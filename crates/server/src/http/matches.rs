@@ -2,18 +2,19 @@
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bughouse_core::{Preset, Rules};
 use bughouse_protocol::{CreateMatch, CreatedMatch, PresetInfo, RuleField, RulesCatalog};
 use tokio::sync::oneshot;
 
-use crate::http::{ApiError, App};
+use crate::http::{auth, ApiError, App};
 use crate::runtime::{Command, HubHandle};
 
 pub(crate) async fn create(
     State(app): State<App>,
+    headers: HeaderMap,
     body: Result<Json<CreateMatch>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(request) = body.map_err(|e| {
@@ -22,6 +23,25 @@ pub(crate) async fn create(
             e.body_text()
         ))
     })?;
+    // A rated match is created by a signed-in player.
+    if request.rated {
+        let signed_in = match auth::session_token(&headers) {
+            Some(token) => app
+                .store
+                .session_account(&auth::token_hash(&token), auth::unix_ms())
+                .await
+                .map_err(|e| ApiError::storage(&e))?
+                .is_some(),
+            None => false,
+        };
+        if !signed_in {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "sign_in_required",
+                "sign in to create a rated match",
+            ));
+        }
+    }
     let (reply, answer) = oneshot::channel();
     if app
         .shards

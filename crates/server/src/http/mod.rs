@@ -43,6 +43,8 @@ pub(crate) fn router(
     Router::new()
         .route("/", get(pages::index))
         .route("/m/{id}", get(pages::index))
+        .route("/player/{name}", get(pages::index))
+        .route("/leaderboard", get(pages::index))
         .route("/assets/{*path}", get(pages::asset))
         .route("/api/matches", post(matches::create))
         .route("/api/matches/{id}", get(matches::state))

@@ -6,13 +6,14 @@ use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::response::Response;
 use bughouse_protocol::{ErrorCode, MAX_CLIENT_MESSAGE};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 
-use crate::http::App;
-use crate::hub::{read_frame, FrameError, Input};
+use crate::http::{auth, App};
+use crate::hub::{read_frame, AccountInfo, FrameError, Input};
 use crate::runtime::{Command, Outgoing};
 
 /// How often the server pings each websocket to measure its round trip.
@@ -21,17 +22,41 @@ pub(crate) const PING_EVERY: Duration = Duration::from_secs(5);
 /// The initial read buffer of a websocket, in bytes (client messages are at most 4096).
 pub(crate) const WS_READ_BUFFER: usize = 4096;
 
-pub(crate) async fn websocket(State(app): State<App>, ws: WebSocketUpgrade) -> Response {
+pub(crate) async fn websocket(
+    State(app): State<App>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    // The session cookie says which account the connection belongs to (the CSRF layer has
+    // checked that a handshake carrying it comes from our own pages). A cookie whose session is
+    // gone, or a store that fails, leaves the connection a guest's.
+    let account = match auth::session_token(&headers) {
+        Some(token) => match app
+            .store
+            .session_account(&auth::token_hash(&token), auth::unix_ms())
+            .await
+        {
+            Ok(account) => account.map(|a| AccountInfo {
+                id: a.id,
+                username: a.username,
+            }),
+            Err(e) => {
+                tracing::warn!("websocket: cannot read the session: {e}");
+                None
+            }
+        },
+        None => None,
+    };
     // Frames up to 16 times the protocol limit are read so that the hub can answer a too large
     // message with an error; anything larger closes the connection.
     // The read buffer is allocated (and zeroed) per connection: 4 KiB instead of the default
     // 128 KiB keeps thousands of connections small; larger frames still grow it as needed.
     ws.max_message_size(MAX_CLIENT_MESSAGE * 16)
         .read_buffer_size(WS_READ_BUFFER)
-        .on_upgrade(move |socket| client(socket, app))
+        .on_upgrade(move |socket| client(socket, app, account))
 }
 
-pub(crate) async fn client(socket: WebSocket, app: App) {
+pub(crate) async fn client(socket: WebSocket, app: App, account: Option<AccountInfo>) {
     let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
     let (out_tx, mut out_rx) = mpsc::unbounded_channel();
     let (mut sink, mut stream) = socket.split();
@@ -113,7 +138,7 @@ pub(crate) async fn client(socket: WebSocket, app: App) {
             let joined = app
                 .shards
                 .at(target)
-                .send(Command::Connect(conn, out_tx.clone()))
+                .send(Command::Connect(conn, out_tx.clone(), account.clone()))
                 .await;
             if joined.is_err() {
                 break;

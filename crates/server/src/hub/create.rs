@@ -48,14 +48,38 @@ impl Hub {
             rules.set(field, value)?;
         }
         let tc: TimeControl = time_control.parse()?;
-        Ok(self.create_with(rules, tc, None))
+        Ok(self.create_with(rules, tc, None, (false, false)))
     }
 
+    /// Creates a match as `POST /api/matches` asks: a preset or custom rule set, a time
+    /// control, rated or casual (and whether bots may sit in a rated match).
+    ///
+    /// # Errors
+    ///
+    /// An unknown preset, field or value, or an unreadable time control.
+    pub fn create_from(
+        &mut self,
+        request: &CreateMatch,
+        now: Duration,
+    ) -> Result<(String, Vec<Effect>), CreateError> {
+        self.now = now;
+        let preset: Preset = request.rules.parse()?;
+        let mut rules = preset.rules();
+        for (field, value) in &request.custom {
+            rules.set(field, value)?;
+        }
+        let tc: TimeControl = request.time_control.parse()?;
+        let rated = (request.rated, request.rated && request.allow_bots);
+        Ok(self.create_with(rules, tc, None, rated))
+    }
+
+    /// `rated`: whether the match is rated, and whether bots may sit in it.
     pub(super) fn create_with(
         &mut self,
         rules: Rules,
         tc: TimeControl,
         rematch_of: Option<String>,
+        (rated, allow_bots): (bool, bool),
     ) -> (String, Vec<Effect>) {
         let id = loop {
             let id = self.random_id(10);
@@ -91,6 +115,9 @@ impl Hub {
                 end_time: None,
                 move_lag: Vec::new(),
                 flags_stored: Vec::new(),
+                rated,
+                allow_bots,
+                rating_changes: None,
             },
         );
         let effects = vec![Effect::Store(Write::CreateMatch(
@@ -102,6 +129,8 @@ impl Hub {
                 increment_ms: i(ms(tc.increment)),
                 created_at_ms: self.unix_ms(self.now),
                 rematch_of,
+                rated,
+                allow_bots,
             },
         ))];
         (id, effects)

@@ -17,6 +17,9 @@ pub enum Effect {
     Store(Write),
     /// Ask a bot for its move.
     BotTurn(BotTurn),
+    /// Apply a finished rated match's ratings, once its end is stored (the adapter answers with
+    /// [`Input::Rated`]).
+    Rate(RateRequest),
 }
 
 /// What a stored event is (the store keeps it as text: [`EventKind::as_str`]).

@@ -9,6 +9,8 @@ pub(super) struct SeatHolder {
     pub(super) token_hash: String,
     /// The level of the bot that plays the seat.
     pub(super) bot: Option<u8>,
+    /// The account of the signed-in player who sits here (`name` is its name).
+    pub(super) account: Option<i64>,
 }
 
 /// What the hub knows of a bot seat between its turns.
@@ -58,6 +60,12 @@ pub(super) struct LiveMatch {
     pub(super) move_lag: Vec<u16>,
     /// The seats whose flag fall is stored as an event.
     pub(super) flags_stored: Vec<Seat>,
+    /// Rated (only signed-in players sit; the result changes ratings) or casual.
+    pub(super) rated: bool,
+    /// In a rated match, bots may sit.
+    pub(super) allow_bots: bool,
+    /// What the rated match changed, once its ratings are applied.
+    pub(super) rating_changes: Option<RatingChanges>,
 }
 
 /// An acknowledged action.
@@ -83,6 +91,8 @@ pub(super) struct Conn {
     pub(super) refusals: u32,
     /// Moving average of the round trip.
     pub(super) rtt: Option<Duration>,
+    /// The account the connection is signed in as.
+    pub(super) account: Option<AccountInfo>,
 }
 
 /// The lag quota of a time control: what each move adds, where it starts, its cap.

@@ -15,6 +15,7 @@ mod create;
 pub mod effects;
 mod live;
 mod play;
+mod rated;
 mod restore;
 mod seats;
 mod talk;
@@ -28,9 +29,10 @@ use bughouse_core::{
     TimeControl,
 };
 use bughouse_protocol::{
-    BoardName, BoardState, Claim, ClientFrame, ClientMessage, Clocks, ErrorCode, MatchState,
-    MoveInfo, Piece, ResultInfo, RuleSetting, SeatInfo, SeatName, ServerMessage, Status, TalkEntry,
-    TalkKind, UciList, Verdict, MAX_CHAT, MAX_CLIENT_MESSAGE, MAX_NAME,
+    BoardName, BoardState, Claim, ClientFrame, ClientMessage, Clocks, CreateMatch, ErrorCode,
+    MatchState, MoveInfo, Piece, RatingChanges, ResultInfo, RuleSetting, SeatInfo, SeatName,
+    ServerMessage, Status, TalkEntry, TalkKind, UciList, Verdict, MAX_CHAT, MAX_CLIENT_MESSAGE,
+    MAX_NAME,
 };
 use rand::rngs::StdRng;
 use rand::{RngCore, SeedableRng};
@@ -40,6 +42,7 @@ pub use bughouse_store::Write;
 pub use effects::{encode, Effect, EventKind};
 pub use live::rule_settings;
 use live::*;
+pub use rated::{rate_request_of_stored, rating_changes, RateRequest};
 pub use restore::RestoreError;
 use views::bpgn_of;
 
@@ -60,11 +63,32 @@ const RATE_BURST: f64 = 40.0;
 /// Refusals in a row after which a flooding connection is closed.
 const MAX_REFUSALS: u32 = 100;
 
+/// The account a connection is signed in as (read from its session cookie at the websocket
+/// handshake).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountInfo {
+    /// The account's id.
+    pub id: i64,
+    /// Its name: the name of every seat it takes.
+    pub username: String,
+}
+
 /// What happens to the hub.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Input {
     /// A websocket opened.
     Connected(ConnId),
+    /// The connection is signed in as this account (right after `Connected`): the seats it
+    /// takes carry the account and its name.
+    SignedIn(ConnId, AccountInfo),
+    /// A rated match's ratings were applied (after an [`Effect::Rate`]): kept for its `state`
+    /// and sent to its watchers.
+    Rated {
+        /// The match.
+        match_id: String,
+        /// What changed.
+        changes: RatingChanges,
+    },
     /// A websocket closed.
     Disconnected(ConnId),
     /// A text frame arrived (read here with [`read_frame`]).
@@ -306,9 +330,16 @@ impl Hub {
                         last_refill: now,
                         refusals: 0,
                         rtt: None,
+                        account: None,
                     },
                 );
             }
+            Input::SignedIn(conn, account) => {
+                if let Some(c) = self.conns.get_mut(&conn) {
+                    c.account = Some(account);
+                }
+            }
+            Input::Rated { match_id, changes } => self.rated(&match_id, changes, &mut fx),
             Input::Disconnected(conn) => self.disconnect(conn, &mut fx),
             Input::Text(conn, text) => self.frame(conn, read_frame(&text), &mut fx),
             Input::Frame(conn, frame) => self.frame(conn, frame, &mut fx),

@@ -273,6 +273,10 @@ impl Hub {
                     bpgn: bpgn_of(m),
                     finished_at_ms: unix_now,
                 }));
+                // A rated match is rated once its end is stored.
+                if let Some(request) = m.rate_request(&result.result, unix_now) {
+                    fx.push(Effect::Rate(request));
+                }
                 let seq = m.next_seq();
                 fx.push(Effect::Send(
                     m.watchers.clone(),

@@ -44,6 +44,7 @@ impl Hub {
                     name: s.name.clone(),
                     token_hash: s.token_hash.clone(),
                     bot: s.bot.then(|| bot_level_of(&s.token_hash)),
+                    account: s.account,
                 });
             }
         }
@@ -182,6 +183,9 @@ impl Hub {
             end_time,
             move_lag,
             flags_stored,
+            rated: stored.rated,
+            allow_bots: stored.allow_bots,
+            rating_changes: None,
         };
         let mut fx = Vec::new();
         if live.game.is_started() && !finished {

@@ -34,11 +34,22 @@ impl Hub {
             fx.push(Effect::Send(vec![conn], error(code, message)));
             return;
         }
+        if m.rated && !m.allow_bots {
+            fx.push(Effect::Send(
+                vec![conn],
+                error(
+                    ErrorCode::NotAllowed,
+                    "this rated match was created without bots",
+                ),
+            ));
+            return;
+        }
         let name = format!("Bot {level}");
         m.seats[seat_index(seat)] = Some(SeatHolder {
             name: name.clone(),
             token_hash: bot_marker(level),
             bot: Some(level),
+            account: None,
         });
         fx.push(Effect::Store(Write::SetSeat {
             match_id: id.to_owned(),
@@ -60,7 +71,12 @@ impl Hub {
         fx: &mut Vec<Effect>,
     ) {
         let seat = parse_seat(seat);
-        let name = name.trim();
+        // A signed-in player sits under his account's name, whatever he typed.
+        let account = self.conns.get(&conn).and_then(|c| c.account.clone());
+        let name = match &account {
+            Some(a) => a.username.as_str(),
+            None => name.trim(),
+        };
         if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
         {
             fx.push(Effect::Send(
@@ -80,20 +96,59 @@ impl Hub {
             fx.push(Effect::Send(vec![conn], error(code, message)));
             return;
         }
-        // One seat per connection: leave the old one.
+        if m.rated && account.is_none() {
+            fx.push(Effect::Send(
+                vec![conn],
+                error(
+                    ErrorCode::SignInRequired,
+                    "this match is rated: sign in to sit",
+                ),
+            ));
+            return;
+        }
         let old = self.conns.get(&conn).and_then(|c| c.seat);
+        // An account sits once per match (its other seat would be another connection's).
+        if let Some(a) = &account {
+            let elsewhere = Seat::ALL.into_iter().find(|s| {
+                Some(*s) != old
+                    && m.seats[seat_index(*s)]
+                        .as_ref()
+                        .is_some_and(|h| h.account == Some(a.id))
+            });
+            if let Some(other) = elsewhere {
+                fx.push(Effect::Send(
+                    vec![conn],
+                    error(
+                        ErrorCode::NotAllowed,
+                        format!("{} already sits at {other} in this match", a.username),
+                    ),
+                ));
+                return;
+            }
+        }
+        // One seat per connection: leave the old one.
         if let Some(old) = old {
-            m.seats[seat_index(old)] = None;
+            let had_account = m.seats[seat_index(old)]
+                .take()
+                .is_some_and(|h| h.account.is_some());
             fx.push(Effect::Store(Write::ClearSeat {
                 match_id: id.to_owned(),
                 seat: seat_index(old) as u8,
             }));
+            if had_account {
+                fx.push(Effect::Store(Write::SetSeatAccount {
+                    match_id: id.to_owned(),
+                    seat: seat_index(old) as u8,
+                    account_id: None,
+                }));
+            }
         }
         let token_hash = hash_token(&token);
         m.seats[seat_index(seat)] = Some(SeatHolder {
             name: name.to_owned(),
             token_hash: token_hash.clone(),
             bot: None,
+            account: account.as_ref().map(|a| a.id),
         });
         fx.push(Effect::Store(Write::SetSeat {
             match_id: id.to_owned(),
@@ -102,6 +157,13 @@ impl Hub {
             token_hash,
             bot: false,
         }));
+        if let Some(a) = &account {
+            fx.push(Effect::Store(Write::SetSeatAccount {
+                match_id: id.to_owned(),
+                seat: seat_index(seat) as u8,
+                account_id: Some(a.id),
+            }));
+        }
         if let Some(c) = self.conns.get_mut(&conn) {
             c.seat = Some(seat);
         }
@@ -157,11 +219,20 @@ impl Hub {
             ));
             return;
         }
-        m.seats[seat_index(seat)] = None;
+        let had_account = m.seats[seat_index(seat)]
+            .take()
+            .is_some_and(|h| h.account.is_some());
         fx.push(Effect::Store(Write::ClearSeat {
             match_id: id.to_owned(),
             seat: seat_index(seat) as u8,
         }));
+        if had_account {
+            fx.push(Effect::Store(Write::SetSeatAccount {
+                match_id: id.to_owned(),
+                seat: seat_index(seat) as u8,
+                account_id: None,
+            }));
+        }
         // Every connection of that seat loses it.
         for c in self.conns.values_mut() {
             if c.match_id.as_deref() == Some(id) && c.seat == Some(seat) {
@@ -198,7 +269,8 @@ impl Hub {
         let mapping: [usize; 4] = if swap { [0, 1, 3, 2] } else { [1, 0, 3, 2] };
         let holders: Vec<Option<SeatHolder>> = m.seats.to_vec();
         let watchers = m.watchers.clone();
-        let (new_id, mut created) = self.create_with(rules, tc, Some(id.to_owned()));
+        let rated = (m.rated, m.allow_bots);
+        let (new_id, mut created) = self.create_with(rules, tc, Some(id.to_owned()), rated);
         fx.append(&mut created);
         if let Some(nm) = self.matches.get_mut(&new_id) {
             for (old, holder) in holders.into_iter().enumerate() {
@@ -212,6 +284,13 @@ impl Hub {
                         token_hash: holder.token_hash.clone(),
                         bot: holder.bot.is_some(),
                     }));
+                    if let Some(account) = holder.account {
+                        fx.push(Effect::Store(Write::SetSeatAccount {
+                            match_id: new_id.clone(),
+                            seat: new_seat as u8,
+                            account_id: Some(account),
+                        }));
+                    }
                     nm.seats[new_seat] = Some(holder);
                 }
             }

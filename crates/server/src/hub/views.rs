@@ -115,6 +115,7 @@ impl LiveMatch {
                     name: self.seats[i].as_ref().map(|h| h.name.clone()),
                     bot: self.seats[i].as_ref().is_some_and(|h| h.bot.is_some()),
                     connected: connected[i],
+                    account: self.seats[i].as_ref().is_some_and(|h| h.account.is_some()),
                 })
                 .collect(),
             boards: BoardId::ALL.map(|b| self.board_state(b, you)),
@@ -132,6 +133,9 @@ impl LiveMatch {
             settings: rule_settings(self.game.rules()),
             seq: self.seq,
             talk_log: self.talk_log(you),
+            rated: self.rated,
+            allow_bots: self.allow_bots,
+            rating_changes: self.rating_changes.clone(),
         }
     }
 }

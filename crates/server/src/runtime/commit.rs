@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::hub::{encode, ConnId, Effect, Write};
+use crate::hub::{encode, ConnId, Effect, Input, RateRequest, Write};
 use crate::tournaments::Finished;
 
 use super::*;
@@ -23,6 +23,43 @@ pub(crate) struct Commit {
     pub(crate) after: Vec<Box<dyn FnOnce() + Send>>,
 }
 
+/// What applies the ratings of rated matches once their end is stored: the store, and the
+/// shard's inbox, where the changes go back to the hub ([`Input::Rated`]).
+pub(crate) struct Rater {
+    pub(crate) store: bughouse_store::Store,
+    /// Weak, so that the hub task still ends when everyone else has dropped its inbox.
+    pub(crate) inbox: mpsc::WeakSender<Command>,
+}
+
+impl Rater {
+    /// Rates a finished match (its end is stored) on a task of its own: one transaction in the
+    /// store, then the changes to the hub, which keeps them for the match's state and sends
+    /// them to its watchers after the `ended` already on its way.
+    fn rate(&self, request: RateRequest) {
+        let store = self.store.clone();
+        let inbox = self.inbox.clone();
+        tokio::spawn(async move {
+            let config = bughouse_store::rating::Config::default();
+            let match_id = request.seats.match_id.clone();
+            match store.rate_seats(&request.seats, &config).await {
+                Ok(applied) => {
+                    tracing::info!(%match_id, "ratings applied");
+                    let changes = crate::hub::rating_changes(&request, &applied);
+                    if let Some(inbox) = inbox.upgrade() {
+                        let _ = inbox
+                            .send(Command::Input(Input::Rated { match_id, changes }))
+                            .await;
+                    }
+                }
+                Err(bughouse_store::AccountError::AlreadyRated(_)) => {
+                    tracing::info!(%match_id, "rated already");
+                }
+                Err(e) => tracing::error!(%match_id, "the ratings were not applied: {e}"),
+            }
+        });
+    }
+}
+
 /// Stores the batches of the hub task in order, then hands them to the sender task. While it
 /// waits for the database the hub goes on with the next commands; the batches that queue up
 /// meanwhile are stored together in one transaction (one commit, one `fsync`), and their
@@ -32,6 +69,7 @@ pub(crate) async fn committer(
     mut rx: mpsc::Receiver<Commit>,
     writer: Writer,
     finished: mpsc::UnboundedSender<Finished>,
+    rater: Rater,
 ) {
     let (send_tx, send_rx) = mpsc::channel::<Vec<Commit>>(COMMIT_QUEUE);
     tokio::spawn(sender(send_rx));
@@ -39,10 +77,12 @@ pub(crate) async fn committer(
     while rx.recv_many(&mut queued, COMMIT_QUEUE).await > 0 {
         let mut writes = Vec::new();
         let mut ended = Vec::new();
+        let mut to_rate = Vec::new();
         for commit in &mut queued {
             let mut others = Vec::with_capacity(commit.effects.len());
             for effect in commit.effects.drain(..) {
                 match effect {
+                    Effect::Rate(request) => to_rate.push(request),
                     Effect::Store(write) => {
                         if let Write::FinishMatch {
                             match_id,
@@ -59,11 +99,37 @@ pub(crate) async fn committer(
             }
             commit.effects = others;
         }
+        // The matches whose end was stored: only those are rated.
+        let mut ends_stored = Vec::new();
         if !writes.is_empty() {
-            for result in writer.write(writes).await {
+            // (Looked at only when a rated match ended: a move's path allocates nothing more.)
+            let finishes: Vec<(usize, String)> = if to_rate.is_empty() {
+                Vec::new()
+            } else {
+                writes
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, w)| match w {
+                        Write::FinishMatch { match_id, .. } => Some((i, match_id.clone())),
+                        _ => None,
+                    })
+                    .collect()
+            };
+            let results = writer.write(writes).await;
+            for result in &results {
                 if let Err(e) = result {
                     tracing::error!("storage: {e}");
                 }
+            }
+            for (i, match_id) in finishes {
+                if matches!(results.get(i), Some(Ok(()))) {
+                    ends_stored.push(match_id);
+                }
+            }
+        }
+        for request in to_rate {
+            if ends_stored.contains(&request.seats.match_id) {
+                rater.rate(request);
             }
         }
         for end in ended {
@@ -140,7 +206,7 @@ pub(crate) fn send(
                     let _ = tx.send(Outgoing::Close);
                 }
             }
-            Effect::Store(_) | Effect::BotTurn(_) => {}
+            Effect::Store(_) | Effect::BotTurn(_) | Effect::Rate(_) => {}
         }
     }
 }

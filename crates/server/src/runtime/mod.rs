@@ -41,7 +41,12 @@ pub(crate) enum Outgoing {
 }
 
 pub(crate) enum Command {
-    Connect(ConnId, mpsc::UnboundedSender<Outgoing>),
+    /// A connection joins this shard, signed in as an account or not.
+    Connect(
+        ConnId,
+        mpsc::UnboundedSender<Outgoing>,
+        Option<crate::hub::AccountInfo>,
+    ),
     Disconnect(ConnId),
     Input(Input),
     Rtt(ConnId, Duration),
@@ -82,6 +87,7 @@ impl HubHandle {
             rules: rules.to_owned(),
             time_control: time_control.to_owned(),
             custom: Default::default(),
+            ..Default::default()
         };
         if self
             .shards
@@ -118,18 +124,35 @@ impl HubHandle {
     }
 }
 
+/// The shard's channels: its own inbox (the ratings of its matches come back there), its
+/// commands, and where the ends of matches are reported.
+pub(crate) struct Inbox {
+    /// Weak: the hub task ends when the others drop their senders.
+    pub(crate) tx: mpsc::WeakSender<Command>,
+    pub(crate) rx: mpsc::Receiver<Command>,
+    pub(crate) finished: mpsc::UnboundedSender<Finished>,
+}
+
 pub(crate) async fn hub_task(
     mut hub: Hub,
-    mut rx: mpsc::Receiver<Command>,
+    inbox: Inbox,
     store: Store,
     writer: Writer,
     clock: ServerClock,
     bots: BotRunner,
-    finished: mpsc::UnboundedSender<Finished>,
 ) {
+    let Inbox {
+        tx: own,
+        mut rx,
+        finished,
+    } = inbox;
     let started = clock.started;
     let (commit_tx, commit_rx) = mpsc::channel(COMMIT_QUEUE);
-    tokio::spawn(committer(commit_rx, writer, finished));
+    let rater = Rater {
+        store: store.clone(),
+        inbox: own,
+    };
+    tokio::spawn(committer(commit_rx, writer, finished, rater));
     let mut batch = Vec::with_capacity(BATCH);
     loop {
         // Wake for the next flag fall (its deadline includes the grace for lag).
@@ -154,11 +177,16 @@ pub(crate) async fn hub_task(
         let mut commit = Commit::default();
         for command in batch.drain(..) {
             match command {
-                Command::Connect(conn, tx) => {
+                Command::Connect(conn, tx, account) => {
                     commit.conns.push((conn, Some(tx)));
                     commit
                         .effects
                         .extend(hub.apply(Input::Connected(conn), now));
+                    if let Some(account) = account {
+                        commit
+                            .effects
+                            .extend(hub.apply(Input::SignedIn(conn, account), now));
+                    }
                 }
                 Command::Disconnect(conn) => {
                     commit.conns.push((conn, None));
@@ -177,12 +205,7 @@ pub(crate) async fn hub_task(
                 }
                 Command::Rtt(conn, rtt) => hub.observe_rtt(conn, rtt),
                 Command::Create { request, reply } => {
-                    match hub.create_custom(
-                        &request.rules,
-                        &request.custom,
-                        &request.time_control,
-                        now,
-                    ) {
+                    match hub.create_from(&request, now) {
                         Ok((id, fx)) => {
                             commit.effects.extend(fx);
                             // The match exists once it is stored: answer after the stores.
@@ -255,7 +278,22 @@ pub(crate) async fn load_match(
         // Only a finished match can be missing from memory while the server runs: it is not
         // running anywhere, so it resumes (were it not finished) from its last record.
         Ok(Some(stored)) => match hub.restore(&stored, now, None) {
-            Ok(fx) => fx,
+            Ok(fx) => {
+                if hub.wants_rating_changes(id) {
+                    // A rated match shows what it changed, after a reload too.
+                    let players = store.match_rating_changes(id).await;
+                    let teams = store.match_team_rating_changes(id).await;
+                    match (players, teams) {
+                        (Ok(players), Ok(teams)) => {
+                            hub.set_stored_rating_changes(id, &players, &teams);
+                        }
+                        (Err(e), _) | (_, Err(e)) => {
+                            tracing::error!(match_id = %id, "cannot read the rating changes: {e}");
+                        }
+                    }
+                }
+                fx
+            }
             Err(e) => {
                 tracing::error!(match_id = %id, "cannot load: {e}");
                 Vec::new()
