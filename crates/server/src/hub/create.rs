@@ -104,6 +104,7 @@ impl Hub {
                 rematch_of,
             },
         ))];
+        self.lobby_changed();
         (id, effects)
     }
 }
