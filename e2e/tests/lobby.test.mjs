@@ -12,6 +12,9 @@
 //   queen dropped by tapping the reserve, then the square. No page scrolls sideways; all four
 //   clocks are on the screen; every reserve piece is at least 44 px; no label covers a board.
 //
+// - bots: a lone player who pressed Play now is offered, after the wait (shortened here through
+//   the page's `__bughouseBotOfferMs`), to fill the empty seats with bots; he does, and plays.
+//
 // Screenshots go to e2e/artifacts/ (lobby-*.png, match-*.png). Run by e2e/run.sh.
 
 import assert from 'node:assert/strict';
@@ -334,5 +337,25 @@ test('phone: four players find each other with Play now and play with touch', { 
   for (const page of Object.values(pages)) await noSidewaysScroll(page, 'phone match page, finished');
   await ann.screenshot({ path: join(ARTIFACTS, 'match-phone-finished.png'), fullPage: true });
   await spectator.screenshot({ path: join(ARTIFACTS, 'match-phone-spectator.png'), fullPage: true });
+  await closeAll();
+});
+
+test('a lone player fills the empty seats with bots after the wait', { timeout: 60_000 }, async () => {
+  const page = await newPage('Solo', DESKTOP);
+  await page.context().addInitScript(() => {
+    window.__bughouseBotOfferMs = 1500;
+  });
+  const id = await playNow(page, 'Solo', 'fide', '1+0');
+  await page.locator('.waiting-note').waitFor();
+  await page.getByRole('button', { name: 'Fill the empty seats with bots' }).click();
+  await page.locator('.match-info .status.playing').waitFor();
+  const seats = await page.locator('li.seat-row .tag:not(.you)').allTextContents();
+  assert.deepEqual(seats, ['bot', 'bot', 'bot']);
+  assert.equal(await page.locator('li.seat-row .player-name', { hasText: 'Bot 4' }).count(), 3, 'bots of a middling level');
+  await page.screenshot({ path: join(ARTIFACTS, 'match-desktop-bots.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Resign' }).click();
+  await page.getByRole('button', { name: 'Really resign?' }).click();
+  await page.locator('section.result .score', { hasText: '0-1' }).waitFor();
+  assert.ok(id);
   await closeAll();
 });
