@@ -164,6 +164,8 @@ class MatchPage {
     flip: h('button', { type: 'button', class: 'flip', title: 'flip the boards', 'aria-label': 'Flip boards' }, '⇅'),
   };
   private talkKey = '';
+  /** What the actions panel shows, to rebuild it only when that changes. */
+  private actionsKey = '';
 
   constructor(
     private readonly root: HTMLElement,
@@ -772,6 +774,11 @@ class MatchPage {
     this.renderReplay();
   }
 
+  /** The names in seat order (the draw offer names the offering seats). */
+  private seatNames(): string {
+    return SEATS.map(seat => this.seatName(seat)).join('|');
+  }
+
   private seatName(seat: SeatName): string {
     const info = this.state?.seats.find(s => s.seat === seat);
     return info?.name ?? (info?.bot ? 'bot' : seat);
@@ -940,6 +947,12 @@ class MatchPage {
       fill(el);
       return;
     }
+    // Rebuilt only when what it shows changes: a button replaced at every move of a fast game
+    // could not be clicked.
+    const claimsKey = this.you && st.status === 'playing' ? claimsNow(this.boardState(seatBoard(this.you)), this.you) : [];
+    const key = JSON.stringify([this.you, st.status, this.replay !== null, st.draw_offers, claimsKey, !!this.resignArmed, this.seatNames()]);
+    if (key === this.actionsKey) return;
+    this.actionsKey = key;
     const offers = st.draw_offers;
     const offerText = offers.length
       ? h('p', { class: 'draw-offers' }, `Draw offered by ${offers.map(s => `${this.seatName(s)} (${s})`).join(', ')}`)
