@@ -63,7 +63,7 @@ test('four bots added on the match page play a match to its end', { timeout: 120
   const result = page.locator('section.result .score');
   await result.waitFor({ timeout: 90_000 });
   assert.match((await result.textContent()) ?? '', /^(1-0|0-1|1\/2-1\/2)$/);
-  const moves = await page.locator('ol.moves li').count();
+  const moves = await page.locator('.moves .mv[data-ply]').count();
   assert.ok(moves >= 2, `the bots played (${moves} moves)`);
   await page.screenshot({ path: join(ARTIFACTS, 'bots.png'), fullPage: true });
   assert.deepEqual(errors, [], 'no script errors');

@@ -122,13 +122,13 @@ async function clickSquare(page, square, color) {
   await page.mouse.click(x, y);
 }
 
-/** Every player's record shows `n` moves, the last labelled `label`. */
+/** Every player's record shows `n` moves, the last labelled `label` (each board has its list). */
 async function everyoneSees(n, label) {
   for (const seat of SEATS) {
-    const moves = players[seat].locator('ol.moves li');
-    await moves.nth(n - 1).waitFor();
-    assert.equal(await moves.count(), n, `${seat} sees ${n} moves`);
-    assert.equal((await moves.nth(n - 1).textContent())?.trim(), label, `${seat} sees ${label}`);
+    const last = players[seat].locator(`.moves .mv[data-ply="${n - 1}"]`);
+    await last.waitFor();
+    assert.equal(await players[seat].locator('.moves .mv[data-ply]').count(), n, `${seat} sees ${n} moves`);
+    assert.equal(await last.getAttribute('data-label'), label, `${seat} sees ${label}`);
   }
 }
 
@@ -153,9 +153,10 @@ async function playMatch({ rules, script, score, boardLabel, boards, reason = /m
     await page.goto(matchUrl);
   }
 
-  // Each sits in his seat through the seats panel.
+  // Each sits in his seat through the seats panel, under the name typed in its field.
   for (const seat of SEATS) {
     const page = players[seat];
+    await page.locator('#player-name').fill(NAMES[seat]);
     const row = page.locator('li.seat-row').filter({ has: page.locator('span.seat', { hasText: new RegExp(`^${seat}$`) }) });
     // The name is asked in the page (no browser prompt).
     await page.locator('#player-name').fill(NAMES[seat]);

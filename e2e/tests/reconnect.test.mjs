@@ -92,12 +92,16 @@ async function play(seat, from, to) {
   await clickSquare(page, to, colorOf(seat));
 }
 
-const recordOf = async page => (await page.locator('ol.moves li').allTextContents()).map(t => t.trim());
+/** The page's record in the order played (each board has its own list). */
+const recordOf = async page =>
+  page
+    .locator('.moves .mv[data-ply]')
+    .evaluateAll(els => els.map(e => [Number(e.dataset.ply), e.dataset.label]).sort((a, b) => a[0] - b[0]).map(x => x[1]));
 
 /** The page's record has `n` moves. */
 async function seesMoves(page, n) {
-  await page.locator('ol.moves li').nth(n - 1).waitFor();
-  assert.equal(await page.locator('ol.moves li').count(), n);
+  await page.locator(`.moves .mv[data-ply="${n - 1}"]`).waitFor();
+  assert.equal(await page.locator('.moves .mv[data-ply]').count(), n);
 }
 
 const talkLines = async page => (await page.locator('.talk-log li').allTextContents()).map(t => t.trim());
@@ -127,6 +131,7 @@ test('partner talk, a reload and a dropped connection lose and double nothing', 
 
   for (const seat of SEATS) {
     const page = pages[seat];
+    await page.locator('#player-name').fill(NAMES[seat]);
     const row = page.locator('li.seat-row').filter({ has: page.locator('span.seat', { hasText: new RegExp(`^${seat}$`) }) });
     // The name is asked in the page (no browser prompt).
     await page.locator('#player-name').fill(NAMES[seat]);

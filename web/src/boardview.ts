@@ -76,6 +76,8 @@ export class BoardView {
   private shownPosition = '';
   /** The player's measured lag, shown by his own name (`lag 42 ms`), or empty. */
   private lagText = '';
+  /** When a tap on a pocket piece last picked it (`performance.now()`). */
+  private lastTapPick = -Infinity;
 
   constructor(
     readonly size: 'main' | 'side',
@@ -100,6 +102,9 @@ export class BoardView {
     // A click on the board while a pocket piece is picked is the drop (or its cancellation):
     // chessground handles it first, then the pick ends.
     const endDropMode = (): void => {
+      // Chessground keeps the board's position from its last resize or scroll; the page may
+      // have moved it since (a phone's layout shifts as names and labels fill in).
+      this.cg.state.dom.bounds.clear();
       if (this.cg.state.dropmode.active) setTimeout(() => this.handlers.dropModeUsed(this), 0);
     };
     this.boardWrap.addEventListener('mousedown', endDropMode, true);
@@ -217,12 +222,28 @@ export class BoardView {
           if (usable) {
             const start = (e: MouseEvent | TouchEvent): void => {
               if (e instanceof MouseEvent && e.button !== 0) return;
+              this.cg.state.dom.bounds.clear();
               this.handlers.pocketDragStart(this, role);
               this.cg.dragNewPiece({ role, color } as Piece, e);
             };
             item.addEventListener('mousedown', start);
             item.addEventListener('touchstart', start, { passive: true });
-            item.addEventListener('click', () => this.handlers.pocketPick(this, role));
+            // A tap picks the piece for a tap on the board. Chessground ends its drag on
+            // `touchend` without the mouse events and click a tap would bring, so the tap is
+            // recognised here: the finger lifted over the piece it touched.
+            item.addEventListener('touchend', e => {
+              const touch = e.changedTouches[0];
+              const over = touch && document.elementFromPoint(touch.clientX, touch.clientY);
+              if (over && item.contains(over)) {
+                this.lastTapPick = performance.now();
+                this.handlers.pocketPick(this, role);
+              }
+            });
+            item.addEventListener('click', () => {
+              // The click a browser may still send after a recognised tap.
+              if (performance.now() - this.lastTapPick < 600) return;
+              this.handlers.pocketPick(this, role);
+            });
           }
           return item;
         }),

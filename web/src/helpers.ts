@@ -379,3 +379,83 @@ export function ruleSetting(settings: RuleSetting[] | undefined, field: string):
 export function bothGamesPlayedOut(settings: RuleSetting[]): boolean {
   return ruleSetting(settings, 'match_ends_with_first_game') === 'false';
 }
+
+// Match page polish and the lobby.
+
+/**
+ * The time under which a clock warns (red, and a short sound for one's own): 10 % of the base
+ * time, at least 3 s and at most 10 s.
+ */
+export function lowTimeMs(baseMs: number): number {
+  return Math.min(10_000, Math.max(3_000, baseMs / 10));
+}
+
+/**
+ * The draw claims `you` may make now on his board, from what the server says the board allows
+ * (`BoardState.claims`): the move count by either player of the board, a repetition only on
+ * move (F4.1).
+ */
+export function claimsNow(
+  board: { fen: string; claims?: readonly ('repetition' | 'move-count')[] },
+  you: SeatName,
+): ('repetition' | 'move-count')[] {
+  const onMove = parseFen(board.fen).turn === seatColor(you);
+  return (board.claims ?? []).filter(c => c === 'move-count' || onMove);
+}
+
+/** One line of a board's record: the move number, White's move and Black's. */
+export interface MoveRow {
+  number: number;
+  white?: MoveInfo;
+  black?: MoveInfo;
+}
+
+/** The moves of one board of the record as lines of a score sheet (`1. e4 e5`). */
+export function moveRows(moves: readonly MoveInfo[], board: BoardName): MoveRow[] {
+  const rows: MoveRow[] = [];
+  for (const mv of moves) {
+    if (seatBoard(mv.seat) !== board) continue;
+    const white = seatColor(mv.seat) === 'white';
+    let row = rows.at(-1);
+    // A new line for each White move, and for a Black move whose line is done.
+    if (!row || row.number !== mv.number || (white && row.white) || (!white && row.black)) {
+      row = { number: mv.number };
+      rows.push(row);
+    }
+    if (white) row.white = mv;
+    else row.black = mv;
+  }
+  return rows;
+}
+
+/** A player's name as the server takes it (trimmed, 1 to 32 printable characters), or null. */
+export function cleanName(raw: string | null | undefined): string | null {
+  const name = (raw ?? '').trim();
+  if (!name || [...name].length > 32 || /\p{Cc}/u.test(name)) return null;
+  return name;
+}
+
+/** The seat a lobby link asks the match page to take (`/m/{id}?sit=WhiteA`), or null. */
+export function seatParam(search: string): SeatName | null {
+  const seat = new URLSearchParams(search).get('sit');
+  return seat === 'WhiteA' || seat === 'BlackA' || seat === 'WhiteB' || seat === 'BlackB' ? seat : null;
+}
+
+/**
+ * The bot level to fill seats with for a player of `rating` (Glicko-2), 1 to 8; level 4 when
+ * the rating is unknown. Until the bots' ratings are measured, level L stands for about
+ * 800 + 200 × L.
+ */
+export function botLevelFor(rating: number | null | undefined): number {
+  if (rating === null || rating === undefined || !Number.isFinite(rating)) return 4;
+  return Math.min(8, Math.max(1, Math.round((rating - 800) / 200)));
+}
+
+/** How long a seated player waits for others before the page offers to fill the seats with bots. */
+export const BOT_OFFER_MS = 30_000;
+
+/** Where the player's name is kept in localStorage (the lobby and the match page share it). */
+export const NAME_KEY = 'bughouse.name';
+
+/** Where a seat's secret is kept in localStorage, by match (the match page says hello with it). */
+export const tokenKey = (id: string): string => `bughouse.token.${id}`;

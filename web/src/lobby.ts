@@ -1,11 +1,28 @@
-// The lobby (`/`): create a match, list finished ones.
+// The lobby (`/`): play now, open matches to join, matches in progress to watch (both boards in
+// miniature), kept up to date by the server's live feed; create a match; the finished ones.
 
 import { onAccount, siteHeader } from './account';
-import { fill, h } from './dom';
-import { parseTimeControl, resultText } from './helpers';
-import { PRESETS, type ApiError, type ArchiveEntry, type CreateMatch, type CreatedMatch, type RulesCatalog } from './protocol';
+import { fill, h, storageGet, storageSet } from './dom';
+import { cleanName, NAME_KEY, parseTimeControl, resultText, tokenKey } from './helpers';
+import { LiveGames } from './livegames';
+import {
+  MAX_NAME,
+  PRESETS,
+  type ApiError,
+  type ArchiveEntry,
+  type CreateMatch,
+  type CreatedMatch,
+  type LobbySnapshot,
+  type OpenMatch,
+  type PlacedSeat,
+  type PlayNow,
+  type RulesCatalog,
+  type SeatName,
+} from './protocol';
 
 const TIME_CONTROLS = ['5+0', '3+0', '2+12', '1+0'];
+/** The time controls "play now" offers. */
+const PLAY_TIME_CONTROLS = ['1+0', '3+0', '5+0', '2+12'];
 const PAGE = 50;
 
 export function renderLobby(root: HTMLElement): void {
@@ -117,7 +134,7 @@ export function renderLobby(root: HTMLElement): void {
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Create match');
   const form = h(
     'form',
-    { class: 'create', novalidate: true },
+    { class: 'card create', novalidate: true },
     h('h2', {}, 'New match'),
     h('label', { for: 'rules' }, 'Rulebook '),
     rules,
@@ -170,34 +187,197 @@ export function renderLobby(root: HTMLElement): void {
   more.addEventListener('click', load);
   more.hidden = true;
 
+  // The player's name, asked here once and remembered: Play now, Join and the match page use it.
+  const nameInput = h('input', {
+    type: 'text',
+    id: 'player-name',
+    name: 'player-name',
+    maxlength: MAX_NAME,
+    autocomplete: 'nickname',
+    placeholder: 'your name',
+    value: storageGet(NAME_KEY) ?? '',
+  });
+  const nameError = h('span', { class: 'form-error', role: 'alert' });
+  nameInput.addEventListener('change', () => {
+    const name = cleanName(nameInput.value);
+    if (name) storageSet(NAME_KEY, name);
+    nameError.textContent = '';
+  });
+  /** The name, saved; or null, with the field asking for one. */
+  const playerName = (): string | null => {
+    const name = cleanName(nameInput.value);
+    if (!name) {
+      nameError.textContent = 'Enter a name first (1 to 32 characters).';
+      nameInput.focus();
+      return null;
+    }
+    storageSet(NAME_KEY, name);
+    nameError.textContent = '';
+    return name;
+  };
+
+  // Play now: a seat in an open match of this kind, or a new match.
+  const playRules = h(
+    'select',
+    { id: 'play-rules', name: 'play-rules', 'aria-label': 'rulebook' },
+    PRESETS.map(p => h('option', { value: p.id, title: p.description }, p.id)),
+  );
+  const playTcs = PLAY_TIME_CONTROLS.map((tc, i) =>
+    h('label', { class: 'chip' }, h('input', { type: 'radio', name: 'play-tc', value: tc, checked: i === 1 }), h('span', {}, tc)),
+  );
+  const playButton = h('button', { type: 'submit', class: 'primary big', id: 'play-now' }, 'Play now');
+  const playStatus = h('p', { class: 'form-error', role: 'alert' });
+  const playForm = h(
+    'form',
+    { class: 'card play', novalidate: true },
+    h('h2', {}, 'Play'),
+    h('div', { class: 'field' }, h('label', { for: 'player-name' }, 'Your name'), nameInput, nameError),
+    h('div', { class: 'field' }, h('label', { for: 'play-rules' }, 'Rulebook'), playRules),
+    h('div', { class: 'field' }, h('span', { class: 'label' }, 'Time control'), h('div', { class: 'chips', role: 'radiogroup', 'aria-label': 'time control' }, playTcs)),
+    playButton,
+    h('p', { class: 'hint' }, 'Seats you in the fullest open match of that kind, or opens a new one. If nobody comes, you can fill the seats with bots.'),
+    playStatus,
+  );
+  playForm.addEventListener('submit', e => {
+    e.preventDefault();
+    const name = playerName();
+    if (!name) return;
+    const tc = (playForm.querySelector('input[name=play-tc]:checked') as HTMLInputElement | null)?.value ?? '3+0';
+    playButton.disabled = true;
+    playStatus.textContent = '';
+    void playNow({ rules: playRules.value, time_control: tc, name })
+      .then(placed => {
+        storageSet(tokenKey(placed.match_id), placed.token);
+        location.assign(`/m/${encodeURIComponent(placed.match_id)}`);
+      })
+      .catch((err: unknown) => {
+        playStatus.textContent = err instanceof Error ? err.message : String(err);
+        playButton.disabled = false;
+      });
+  });
+
+  // The lists the feed keeps up to date.
+  const counts = h('span', { class: 'counts', id: 'lobby-counts' });
+  const openList = h('div', { class: 'open-list' }, h('p', { class: 'hint' }, 'Loading…'));
+  const live = new LiveGames();
+  const liveEmpty = h('p', { class: 'hint' }, 'No match is being played right now.');
+  const join = (id: string, seat: SeatName): void => {
+    if (!playerName()) return;
+    location.assign(`/m/${encodeURIComponent(id)}?sit=${seat}`);
+  };
+  const show = (snapshot: LobbySnapshot): void => {
+    counts.textContent = `${snapshot.online} online · ${snapshot.playing} playing`;
+    fill(
+      openList,
+      snapshot.open.length === 0
+        ? h('p', { class: 'hint' }, 'No match is waiting for players: press Play now, or create one.')
+        : snapshot.open.map(m => openRow(m, join)),
+    );
+    live.update(snapshot.live);
+    liveEmpty.hidden = snapshot.live.length > 0;
+  };
+  followLobby(show, counts);
+
   fill(
     root,
-    siteHeader(),
+    siteHeader(counts),
     h(
       'main',
       { class: 'lobby' },
-      form,
-      h('p', { class: 'tournament-link' }, h('a', { href: '/t/new' }, 'Organise a team tournament')),
       h(
-        'section',
-        { class: 'archive' },
-        h('h2', {}, 'Finished matches'),
+        'div',
+        { class: 'lobby-side' },
+        playForm,
+        form,
+        h('p', { class: 'tournament-link' }, h('a', { href: '/t/new' }, 'Organise a team tournament')),
+      ),
+      h(
+        'div',
+        { class: 'lobby-main' },
+        h('section', { class: 'card open-matches' }, h('h2', {}, 'Open matches'), openList),
+        h('section', { class: 'card live-matches' }, h('h2', {}, 'Playing now'), liveEmpty, live.el),
         h(
-          'table',
-          {},
+          'section',
+          { class: 'card archive' },
+          h('h2', {}, 'Finished matches'),
           h(
-            'thead',
-            {},
-            h('tr', {}, h('th', {}, 'finished'), h('th', {}, 'rules'), h('th', {}, 'WhiteA + BlackB'), h('th', {}, 'BlackA + WhiteB'), h('th', {}, 'result'), h('th', {})),
+            'div',
+            { class: 'table-scroll' },
+            h(
+              'table',
+              {},
+              h(
+                'thead',
+                {},
+                h('tr', {}, h('th', {}, 'finished'), h('th', {}, 'rules'), h('th', {}, 'WhiteA + BlackB'), h('th', {}, 'BlackA + WhiteB'), h('th', {}, 'result'), h('th', {})),
+              ),
+              archive,
+            ),
           ),
-          archive,
+          archiveStatus,
+          more,
         ),
-        archiveStatus,
-        more,
       ),
     ),
   );
   load();
+}
+
+/** One open match: rulebook, time control, the seats by team, a Join button on each free one. */
+function openRow(m: OpenMatch, join: (id: string, seat: SeatName) => void): HTMLElement {
+  const seat = (s: SeatName): HTMLElement => {
+    const info = m.seats.find(x => x.seat === s);
+    const taken = !!info && (info.name !== null || info.bot);
+    return h(
+      'li',
+      { class: `open-seat${taken ? ' taken' : ''}`, 'data-seat': s },
+      h('span', { class: 'seat' }, s),
+      taken
+        ? h('span', { class: 'player-name' }, info!.name ?? 'bot', info!.bot ? h('span', { class: 'tag' }, 'bot') : null)
+        : h('button', { type: 'button', class: 'join', 'aria-label': `Join ${s}`, onclick: () => join(m.match_id, s) }, 'Join'),
+    );
+  };
+  return h(
+    'div',
+    { class: 'open-match', 'data-match': m.match_id },
+    h(
+      'div',
+      { class: 'open-head' },
+      h('span', { class: 'rules' }, m.rules),
+      h('span', { class: 'tc' }, m.time_control),
+      h('span', { class: 'hint' }, `${m.free} free`),
+      h('a', { href: `/m/${encodeURIComponent(m.match_id)}`, class: 'watch' }, 'open'),
+    ),
+    h('ul', { class: 'team' }, seat('WhiteA'), seat('BlackB')),
+    h('ul', { class: 'team' }, seat('BlackA'), seat('WhiteB')),
+  );
+}
+
+/**
+ * Follows the lobby's live feed (server-sent events, a snapshot each); the browser reconnects
+ * by itself. The counts say when the feed is lost.
+ */
+function followLobby(show: (s: LobbySnapshot) => void, counts: HTMLElement): void {
+  if (typeof EventSource === 'undefined') {
+    const poll = (): void => {
+      void fetch('/api/lobby')
+        .then(async res => (res.ok ? show((await res.json()) as LobbySnapshot) : undefined))
+        .finally(() => window.setTimeout(poll, 3000));
+    };
+    poll();
+    return;
+  }
+  const feed = new EventSource('/api/lobby/events');
+  feed.onmessage = e => {
+    try {
+      show(JSON.parse(String(e.data)) as LobbySnapshot);
+    } catch {
+      // a snapshot that cannot be read: the next one will do
+    }
+  };
+  feed.onerror = () => {
+    counts.textContent = 'reconnecting…';
+  };
 }
 
 function archiveRow(e: ArchiveEntry): HTMLTableRowElement {
@@ -259,4 +439,14 @@ async function fetchArchive(offset: number): Promise<ArchiveEntry[]> {
   const res = await fetch(`/api/archive?limit=${PAGE}&offset=${offset}`);
   if (!res.ok) throw new Error(await errorOf(res));
   return (await res.json()) as ArchiveEntry[];
+}
+
+async function playNow(request: PlayNow): Promise<PlacedSeat> {
+  const res = await fetch('/api/lobby/play', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(request),
+  });
+  if (!res.ok) throw new Error(await errorOf(res));
+  return (await res.json()) as PlacedSeat;
 }

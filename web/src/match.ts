@@ -4,12 +4,15 @@
 import type { MoveMetadata } from '@lichess-org/chessground/types';
 import { onAccount, profileUrl, ratingText, siteHeader } from './account';
 import type { AccountView } from './accountTypes';
-import { BoardView, type BoardInput, type PlayerLine } from './boardview';
+import { BoardView, pieceEl, type BoardInput, type PlayerLine } from './boardview';
 import { copyText, fill, h, storageGet, storageSet, toast } from './dom';
 import {
+  BOT_OFFER_MS,
+  botLevelFor,
   bothGamesPlayedOut,
+  claimsNow,
+  cleanName,
   clocksAfter,
-  drawClaims,
   dropSquares,
   dropUci,
   formatClock,
@@ -18,7 +21,10 @@ import {
   layoutFor,
   letterOfRole,
   liveRemaining,
+  lowTimeMs,
   moveLabel,
+  moveRows,
+  NAME_KEY,
   opposite,
   outcomeFor,
   parseFen,
@@ -27,12 +33,15 @@ import {
   pieceMap,
   promotionRoles,
   resultText,
+  roleOfLetter,
   seatBoard,
   seatColor,
   seatIndex,
   seatOf,
+  seatParam,
   talkText,
   TALK_PIECES,
+  tokenKey,
   ucisFor,
   uciToDests,
   type Color,
@@ -50,6 +59,7 @@ import {
   type ActionMessage,
   type BoardState,
   type MatchState,
+  type MoveInfo,
   type Piece,
   type RatingChanges,
   type SeatName,
@@ -59,8 +69,6 @@ import {
 } from './protocol';
 import { play, setSound, soundOn } from './sound';
 
-const tokenKey = (id: string): string => `bughouse.token.${id}`;
-const NAME_KEY = 'bughouse.name';
 
 /**
  * The route the replay of a finished match reads: `GET /api/matches/{id}/positions`, answering
@@ -80,6 +88,8 @@ export interface TestHook {
 declare global {
   interface Window {
     __bughouseTest?: TestHook;
+    /** A test may shorten the wait before the page offers bots ({@link BOT_OFFER_MS}). */
+    __bughouseBotOfferMs?: number;
   }
 }
 
@@ -123,6 +133,23 @@ class MatchPage {
   /** The signed-in account (its seats take its name), or null for a guest; undefined until
    * known. */
   private account: AccountView | null | undefined = undefined;
+  /** The seat a lobby link asked to take (`?sit=WhiteA`), until tried. */
+  private autoSit: SeatName | null = seatParam(location.search);
+  /** When this page first saw its player seated in a waiting match (for the bot offer). */
+  private waitingSince: number | null = null;
+  private botOfferTimer: number | undefined;
+  /** The seats whose low-time warning has sounded. */
+  private readonly lowWarned = new Set<SeatName>();
+  /** The name field of the seats panel. */
+  private readonly nameInput = h('input', {
+    type: 'text',
+    id: 'player-name',
+    name: 'player-name',
+    maxlength: MAX_NAME,
+    autocomplete: 'nickname',
+    placeholder: 'your name',
+    'aria-label': 'your name',
+  });
 
   private readonly conn: Connection;
   private readonly views: { main: BoardView; side: BoardView };
@@ -133,25 +160,18 @@ class MatchPage {
     seats: h('section', { class: 'seats' }),
     actions: h('section', { class: 'actions' }),
     replay: h('section', { class: 'replay', hidden: true }),
-    moves: h('ol', { class: 'moves' }),
     talk: h('section', { class: 'talk', hidden: true }),
     talkControls: h('div', { class: 'talk-controls' }),
     talkLog: h('ul', { class: 'talk-log' }),
-    ping: h('div', { class: 'ping', title: 'round trip to the server' }, 'ping –'),
-    // The name a guest sits under, asked in the page (kept out of the seats list, which is
-    // redrawn with every state, so that typing is never interrupted).
-    nameBox: h('section', { class: 'name-box', hidden: true }),
-    nameInput: h('input', {
-      id: 'player-name',
-      name: 'player-name',
-      type: 'text',
-      maxlength: MAX_NAME,
-      autocomplete: 'nickname',
-      placeholder: 'your name',
-    }),
-    nameError: h('p', { class: 'form-error', role: 'alert' }),
+    ping: h('span', { class: 'ping', title: 'round trip to the server' }, 'ping –'),
+    movesA: h('ol', { class: 'moves board-A', 'aria-label': 'board A moves' }),
+    movesB: h('ol', { class: 'moves board-B', 'aria-label': 'board B moves' }),
+    talkToggle: h('button', { type: 'button', class: 'talk-toggle', 'aria-expanded': 'false', hidden: true }, 'Talk'),
+    flip: h('button', { type: 'button', class: 'flip', title: 'flip the boards', 'aria-label': 'Flip boards' }, '⇅'),
   };
   private talkKey = '';
+  /** What the actions panel shows, to rebuild it only when that changes. */
+  private actionsKey = '';
 
   constructor(
     private readonly root: HTMLElement,
@@ -201,25 +221,31 @@ class MatchPage {
     });
 
     const talkForm = this.els.talk;
-    fill(talkForm, h('h3', {}, 'Partner'), this.els.talkControls, this.els.talkLog);
-
-    this.els.nameInput.value = storageGet(NAME_KEY) ?? '';
-    this.els.nameInput.addEventListener('input', () => {
-      this.els.nameError.textContent = '';
-      const name = this.els.nameInput.value.trim().slice(0, MAX_NAME);
-      storageSet(NAME_KEY, name || null);
+    const closeTalk = h('button', { type: 'button', class: 'talk-close', 'aria-label': 'close the talk' }, '×');
+    closeTalk.addEventListener('click', () => this.setTalkOpen(false));
+    fill(talkForm, h('div', { class: 'talk-head' }, h('h3', {}, 'Partner'), closeTalk), this.els.talkControls, this.els.talkLog);
+    this.els.talkToggle.addEventListener('click', () => this.setTalkOpen(!document.body.classList.contains('talk-open')));
+    this.els.flip.addEventListener('click', () => {
+      this.flipped = !this.flipped;
+      this.renderBoards(true);
+      this.renderClocks();
     });
-    fill(
-      this.els.nameBox,
-      h('label', { for: 'player-name' }, 'Your name '),
-      this.els.nameInput,
-      h('p', { class: 'hint' }, 'The name you sit under as a guest; sign in to play under your account.'),
-      this.els.nameError,
+    this.nameInput.value = storageGet(NAME_KEY) ?? '';
+    this.nameInput.addEventListener('change', () => {
+      const name = cleanName(this.nameInput.value);
+      if (name) storageSet(NAME_KEY, name);
+    });
+
+    const matchHeader = siteHeader(
+      this.els.header,
+      this.els.conn,
+      h('span', { class: 'header-tools' }, this.els.ping, this.els.flip, this.els.talkToggle, h('label', { class: 'sound', title: 'sounds' }, soundBox, h('span', {}, ' Sounds'))),
     );
+    matchHeader.classList.add('match-top');
 
     fill(
       this.root,
-      siteHeader(this.els.header, this.els.conn, h('label', { class: 'sound' }, soundBox, ' Sounds')),
+      matchHeader,
       h(
         'main',
         { class: 'match' },
@@ -229,14 +255,24 @@ class MatchPage {
           { class: 'panel' },
           this.els.result,
           this.els.seats,
-          this.els.nameBox,
           this.els.actions,
           this.els.talk,
-          h('section', { class: 'record' }, h('h3', {}, 'Moves'), this.els.replay, this.els.moves, h('p', {}, h('a', { href: `/api/matches/${encodeURIComponent(this.id)}/bpgn`, download: `${this.id}.bpgn` }, 'Download BPGN'))),
+          h(
+            'section',
+            { class: 'record' },
+            h('h3', {}, 'Moves'),
+            this.els.replay,
+            h(
+              'div',
+              { class: 'move-lists' },
+              h('div', { class: 'move-list' }, h('h4', {}, 'Board A'), this.els.movesA),
+              h('div', { class: 'move-list' }, h('h4', {}, 'Board B'), this.els.movesB),
+            ),
+            h('p', {}, h('a', { href: `/api/matches/${encodeURIComponent(this.id)}/bpgn`, download: `${this.id}.bpgn` }, 'Download BPGN')),
+          ),
           h('section', { class: 'share' }, h('h3', {}, 'Invite'), h('div', { class: 'row' }, shareInput, copyButton)),
         ),
       ),
-      this.els.ping,
     );
     document.addEventListener('keydown', e => this.onKey(e));
     window.setInterval(() => this.renderClocks(), 100);
@@ -267,6 +303,14 @@ class MatchPage {
     if (waiting && !this.conn.open) parts.push(`${waiting} action${waiting > 1 ? 's' : ''} waiting to be sent`);
     this.els.conn.textContent = parts.filter(Boolean).join(' · ');
     this.els.conn.classList.toggle('bad', bad);
+  }
+
+  /** Opens or closes the partner talk (a drawer on a phone, always open on a wide screen). */
+  private setTalkOpen(open: boolean): void {
+    document.body.classList.toggle('talk-open', open);
+    this.els.talkToggle.setAttribute('aria-expanded', String(open));
+    if (open) this.els.talkToggle.classList.remove('unread');
+    if (open) this.els.talkLog.scrollTop = this.els.talkLog.scrollHeight;
   }
 
   // The server's messages.
@@ -328,7 +372,10 @@ class MatchPage {
         if (this.talkLog.has(msg.n)) return;
         const { type: _type, ...entry } = msg;
         this.talkLog.set(msg.n, entry);
-        if (msg.from !== this.you) play('talk');
+        if (msg.from !== this.you) {
+          play('talk');
+          if (!document.body.classList.contains('talk-open')) this.els.talkToggle.classList.add('unread');
+        }
         this.renderTalkLog();
         break;
       }
@@ -425,6 +472,23 @@ class MatchPage {
     this.renderTalkLog();
     if (this.lagMs !== null) this.setLag(this.lagMs);
     this.maybeFetchPositions();
+    this.maybeAutoSit();
+  }
+
+  /** Takes the seat a lobby link asked for (`?sit=WhiteA`), once, if it is still free. */
+  private maybeAutoSit(): void {
+    const seat = this.autoSit;
+    const st = this.state;
+    if (!seat || !st) return;
+    this.autoSit = null;
+    history.replaceState(history.state, '', location.pathname);
+    if (this.you || st.status !== 'waiting') return;
+    const info = st.seats.find(s => s.seat === seat);
+    if (info && (info.name !== null || info.bot)) {
+      toast(`${seat} was taken meanwhile: choose another seat.`, 'info');
+      return;
+    }
+    this.sit(seat);
   }
 
   private onError(code: string, message: string): void {
@@ -594,7 +658,7 @@ class MatchPage {
   private renderBoards(force = false): void {
     const st = this.state;
     if (!st) return;
-    const layout = layoutFor(this.you, this.you ? false : this.flipped);
+    const layout = layoutFor(this.you, this.flipped);
     const pairs: [BoardView, BoardName, Color][] = [
       [this.views.main, layout.main, layout.mainOrientation],
       [this.views.side, layout.side, layout.sideOrientation],
@@ -692,6 +756,7 @@ class MatchPage {
     if (!st) return;
     let times: number[];
     let running: SeatName[] = [];
+    const low = lowTimeMs(parseTimeControl(st.time_control)?.baseMs ?? 0);
     if (this.replay !== null) {
       const base = parseTimeControl(st.time_control)?.baseMs ?? 0;
       times = clocksAfter(st.moves, this.replay, base);
@@ -710,8 +775,13 @@ class MatchPage {
         const text = formatClock(ms);
         if (el.textContent !== text) el.textContent = text;
         el.classList.toggle('running', running.includes(seat));
-        el.classList.toggle('low', ms < 10_000 && ms > 0);
+        el.classList.toggle('low', ms < low && ms > 0);
         el.classList.toggle('flag', ms <= 0);
+        // One short sound the first time one's own clock runs low.
+        if (seat === this.you && ms < low && ms > 0 && running.includes(seat) && !this.lowWarned.has(seat)) {
+          this.lowWarned.add(seat);
+          play('low');
+        }
       }
     }
   }
@@ -724,6 +794,11 @@ class MatchPage {
     this.renderTalk();
     this.renderMoves();
     this.renderReplay();
+  }
+
+  /** The names in seat order (the draw offer names the offering seats). */
+  private seatNames(): string {
+    return SEATS.map(seat => this.seatName(seat)).join('|');
   }
 
   private seatName(seat: SeatName): string {
@@ -863,35 +938,76 @@ class MatchPage {
       );
     };
     const guest = this.account === null;
-    // A guest types his name in the page before sitting; a signed-in player sits as himself.
-    this.els.nameBox.hidden = !(waiting && !this.you && guest && !st.rated);
+    const free = st.seats.filter(s => s.name === null && !s.bot).map(s => s.seat);
+    // Bots may sit in a casual match, and in a rated one only if its creator allowed them.
+    const botsMay = !st.rated || st.allow_bots;
     fill(
       el,
       h('h3', {}, 'Seats'),
       h('ul', { class: 'team' }, row('WhiteA'), row('BlackB')),
       h('ul', { class: 'team' }, row('BlackA'), row('WhiteB')),
-      waiting && (!st.rated || st.allow_bots) && st.seats.some(s => s.name === null && !s.bot) ? this.botLevelChoice() : null,
-      this.tokenRefused && !this.you ? h('p', { class: 'hint watching' }, 'You are watching: your saved seat was not valid for this match.') : null,
+      waiting && !this.you && guest && !st.rated
+        ? h('p', { class: 'name-field' }, h('label', { for: 'player-name' }, 'Your name '), this.nameInput)
+        : null,
       waiting && !this.you && this.account ? h('p', { class: 'hint sit-as' }, `You sit as ${this.account.username}.`) : null,
       waiting && !this.you && guest && st.rated
         ? h('p', { class: 'hint sign-in-to-sit' }, 'This match is rated: sign in (top right) to sit.')
         : null,
-      !this.you
-        ? h('p', {}, h('button', { type: 'button', onclick: () => ((this.flipped = !this.flipped), this.renderBoards(true)) }, 'Flip boards'))
-        : null,
+      waiting && botsMay && free.length > 0 ? this.botLevelChoice() : null,
+      this.botOffer(waiting, botsMay ? free : []),
+      this.tokenRefused && !this.you ? h('p', { class: 'hint watching' }, 'You are watching: your saved seat was not valid for this match.') : null,
     );
   }
 
+  /**
+   * After a seated player has waited {@link BOT_OFFER_MS} for the others, the offer to fill the
+   * free seats with bots of about his strength (he may pick another level).
+   */
+  private botOffer(waiting: boolean, free: SeatName[]): HTMLElement | null {
+    if (!waiting || !this.you || free.length === 0) {
+      this.waitingSince = null;
+      window.clearTimeout(this.botOfferTimer);
+      this.botOfferTimer = undefined;
+      return null;
+    }
+    const wait = window.__bughouseBotOfferMs ?? BOT_OFFER_MS;
+    const now = performance.now();
+    if (this.waitingSince === null) {
+      this.waitingSince = now;
+      // The player's rating would choose the level; without one, a middling bot.
+      this.botLevel = botLevelFor(null);
+    }
+    const left = this.waitingSince + wait - now;
+    if (left > 0) {
+      if (this.botOfferTimer === undefined)
+        this.botOfferTimer = window.setTimeout(() => {
+          this.botOfferTimer = undefined;
+          this.renderSeats();
+        }, left + 50);
+      return h('p', { class: 'hint waiting-note' }, 'Waiting for players to join…');
+    }
+    const fillSeats = (): void => {
+      for (const seat of free) this.act({ type: 'add_bot', seat, level: this.botLevel });
+    };
+    return h(
+      'div',
+      { class: 'bot-offer' },
+      h('p', {}, `Nobody came yet for ${free.length === 1 ? 'the last seat' : `${free.length} seats`}.`),
+      h('button', { type: 'button', class: 'primary', onclick: fillSeats }, free.length === 1 ? 'Fill the empty seat with a bot' : 'Fill the empty seats with bots'),
+    );
+  }
+
+  /** Sits in `seat` under the name in the field (or the one remembered). */
   private sit(seat: SeatName): void {
     if (this.account) {
       // The server seats a signed-in player under his account's name.
       this.act({ type: 'sit', seat, name: this.account.username });
       return;
     }
-    const name = this.els.nameInput.value.trim().slice(0, MAX_NAME);
+    const name = cleanName(this.nameInput.value) ?? cleanName(storageGet(NAME_KEY));
     if (!name) {
-      this.els.nameError.textContent = 'Type your name first.';
-      this.els.nameInput.focus();
+      toast('Enter your name first.', 'info');
+      this.nameInput.focus();
       return;
     }
     storageSet(NAME_KEY, name);
@@ -905,6 +1021,12 @@ class MatchPage {
       fill(el);
       return;
     }
+    // Rebuilt only when what it shows changes: a button replaced at every move of a fast game
+    // could not be clicked.
+    const claimsKey = this.you && st.status === 'playing' ? claimsNow(this.boardState(seatBoard(this.you)), this.you) : [];
+    const key = JSON.stringify([this.you, st.status, this.replay !== null, st.draw_offers, claimsKey, !!this.resignArmed, this.seatNames()]);
+    if (key === this.actionsKey) return;
+    this.actionsKey = key;
     const offers = st.draw_offers;
     const offerText = offers.length
       ? h('p', { class: 'draw-offers' }, `Draw offered by ${offers.map(s => `${this.seatName(s)} (${s})`).join(', ')}`)
@@ -931,7 +1053,8 @@ class MatchPage {
       }
       this.renderActions();
     });
-    const claims = drawClaims(st.settings).map(claim =>
+    // Only the claims the server says may be made now on his board.
+    const claims = claimsNow(this.boardState(seatBoard(this.you)), this.you).map(claim =>
       h(
         'button',
         { type: 'button', onclick: () => this.act({ type: 'claim_draw', claim }) },
@@ -946,9 +1069,11 @@ class MatchPage {
     const el = this.els.talk;
     if (!st || !this.you || st.talk.length === 0) {
       el.hidden = true;
+      this.els.talkToggle.hidden = true;
       return;
     }
     el.hidden = false;
+    this.els.talkToggle.hidden = false;
     const partner = partnerOf(this.you);
     const key = `${this.you} ${this.seatName(partner)} ${st.talk.join(',')}`;
     if (key === this.talkKey) return;
@@ -970,8 +1095,9 @@ class MatchPage {
         TALK_PIECES.map(p =>
           h(
             'button',
-            { type: 'button', title: `${label} ${p}`, 'aria-label': `${label} ${p}`, onclick: () => say(kind, p) },
-            h('span', { class: 'talk-piece' }, p),
+            { type: 'button', class: 'talk-piece-button', title: `${label}: ${roleOfLetter(p)}`, 'aria-label': `${label} ${p}`, onclick: () => say(kind, p) },
+            // The piece as the boards draw it, in the player's own colour.
+            h('span', { class: 'talk-piece cg-wrap' }, pieceEl(roleOfLetter(p)!, seatColor(this.you!))),
           ),
         ),
       );
@@ -1024,21 +1150,37 @@ class MatchPage {
     if (!st) return;
     const current = this.replay ?? st.moves.length;
     const finished = st.status === 'finished';
-    fill(
-      this.els.moves,
-      st.moves.map((mv, i) => {
-        const li = h(
-          'li',
-          { class: `mv board-${seatBoard(mv.seat)}${finished && i + 1 === current ? ' current' : ''}${finished && this.positions.has(i + 1) ? ' jump' : ''}` },
-          moveLabel(mv),
-        );
-        if (finished && this.positions.has(i + 1)) li.addEventListener('click', () => this.goto(i + 1));
-        return li;
-      }),
-    );
-    const cur = this.els.moves.querySelector('.current');
-    if (this.replay === null) this.els.moves.scrollTop = this.els.moves.scrollHeight;
-    else cur?.scrollIntoView({ block: 'nearest' });
+    // One list per board, a line per move number: `1. e4 e5`.
+    const cell = (mv: MoveInfo | undefined): HTMLElement => {
+      if (!mv) return h('span', { class: 'mv empty' });
+      const i = mv.ply;
+      const jump = finished && this.positions.has(i + 1);
+      const el = h(
+        'span',
+        {
+          class: `mv${finished && i + 1 === current ? ' current' : ''}${jump ? ' jump' : ''}`,
+          'data-ply': i,
+          'data-label': moveLabel(mv),
+          title: moveLabel(mv),
+        },
+        mv.san,
+      );
+      if (jump) el.addEventListener('click', () => this.goto(i + 1));
+      return el;
+    };
+    for (const [board, list] of [
+      ['A', this.els.movesA],
+      ['B', this.els.movesB],
+    ] as const) {
+      fill(
+        list,
+        moveRows(st.moves, board).map(row =>
+          h('li', { class: 'move-row' }, h('span', { class: 'num' }, `${row.number}.`), cell(row.white), cell(row.black)),
+        ),
+      );
+      if (this.replay === null) list.scrollTop = list.scrollHeight;
+    }
+    if (this.replay !== null) this.root.querySelector('.moves .current')?.scrollIntoView({ block: 'nearest' });
   }
 
   // Replay of a finished match.

@@ -43,3 +43,5 @@ export const PRESETS: readonly { id: string; description: string }[] = [
       'US National Scholastic rules 2006: players wait for blocking pieces, the first win ends the match',
   },
 ];
+
+export type * from './generated/lobby';

@@ -40,7 +40,7 @@ function beep(freq: number, ms: number, delayMs = 0, volume = 0.08, type: Oscill
   osc.stop(start + ms / 1000 + 0.02);
 }
 
-export type SoundKind = 'move' | 'capture' | 'end' | 'talk';
+export type SoundKind = 'move' | 'capture' | 'end' | 'talk' | 'low';
 
 export function play(kind: SoundKind): void {
   if (!soundOn()) return;
@@ -59,6 +59,12 @@ export function play(kind: SoundKind): void {
     case 'talk':
       beep(880, 60);
       beep(880, 60, 90);
+      break;
+    case 'low':
+      // Low time: three short high ticks.
+      beep(1200, 50, 0, 0.09, 'square');
+      beep(1200, 50, 120, 0.09, 'square');
+      beep(1200, 50, 240, 0.09, 'square');
       break;
   }
 }

@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+pub mod lobby;
 mod moves;
 pub mod typescript;
 pub use moves::UciList;
@@ -396,6 +397,10 @@ pub struct BoardState {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub legal: Option<UciList>,
+    /// The draws that may be claimed on this board now (left out when none): `move-count` by
+    /// either player of the board, `repetition` by the player to move (F4.1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<Claim>,
 }
 
 /// The four clocks.

@@ -5,6 +5,7 @@
 
 use ts_rs::{Config, TS};
 
+use crate::lobby::*;
 use crate::tournament::*;
 use crate::*;
 
@@ -174,7 +175,15 @@ pub fn bindings() -> Vec<Binding> {
         .decl::<PointsView>()
         .decl::<StandingView>()
         .done("tournament.ts");
-    vec![protocol, tournament]
+    let lobby = File::new(&["Clocks", "SeatInfo", "SeatName"])
+        .decl::<LobbySnapshot>()
+        .decl::<OpenMatch>()
+        .decl::<LiveGame>()
+        .decl::<LobbyBoard>()
+        .decl::<PlayNow>()
+        .decl::<PlacedSeat>()
+        .done("lobby.ts");
+    vec![protocol, tournament, lobby]
 }
 
 /// Lays out a declaration as ts-rs writes it (one line, doc comments in between) the way a

@@ -16,7 +16,7 @@ use crate::bots::BotRunner;
 use crate::http::auth::{sweep_sessions, Accounts, AccountsConfig};
 use crate::http::App;
 use crate::hub::{shard_of, Effect, Hub, Input};
-use crate::runtime::{hub_task, HubHandle, Inbox, Shards, Writer};
+use crate::runtime::{hub_task, lobby_feed, HubHandle, Inbox, Lobby, Shards, Writer};
 use crate::tournaments;
 use crate::{Config, ServerError};
 
@@ -100,6 +100,7 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
     tokio::spawn(heartbeat(store.clone()));
     let mut inboxes = Vec::with_capacity(count);
     let mut tasks = Vec::with_capacity(count);
+    let lobby_flags = hubs.iter().map(Hub::lobby_flag).collect();
     for hub in hubs {
         let (tx, rx) = mpsc::channel(4096);
         inboxes.push(tx.clone());
@@ -145,13 +146,15 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
     tokio::spawn(tournaments::results_task(tournaments.clone(), finished_rx));
     let accounts = Arc::new(Accounts::new(store.clone(), AccountsConfig::from_env()));
     tokio::spawn(sweep_sessions(store.clone()));
+    let lobby = Arc::new(Lobby::new(shards.clone(), lobby_flags));
+    tokio::spawn(lobby_feed(lobby.clone()));
     let app = App {
         shards,
         store,
         next_conn: Arc::new(AtomicU64::new(1)),
         started,
     };
-    let router = crate::http::router(app, tournaments, accounts);
+    let router = crate::http::router(app, tournaments, accounts, lobby);
     // Moves are small messages that must leave at once: no Nagle delay.
     let listener = listener.tap_io(|tcp| {
         if let Err(e) = tcp.set_nodelay(true) {

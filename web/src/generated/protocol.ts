@@ -408,6 +408,11 @@ export type BoardState = {
   verdict: Verdict,
   /** The legal moves in UCI, sent only to the player to move on this board. */
   legal?: UciList,
+  /**
+   * The draws that may be claimed on this board now (left out when none): `move-count` by
+   * either player of the board, `repetition` by the player to move (F4.1).
+   */
+  claims?: Array<Claim>,
 };
 
 /** The four clocks. */

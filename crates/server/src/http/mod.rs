@@ -1,6 +1,7 @@
 //! The HTTP side: the routes of matches, the archive and the rules; the tournament routes (on
 //! `crate::tournaments`); accounts, profiles and the leaderboard (`accounts`, `players`); the
-//! websocket adapter; the pages; one JSON error for every refusal. Every route sits behind the
+//! websocket adapter; the lobby (`lobby`: snapshot, live feed, play now); the pages; one JSON
+//! error for every refusal. Every route sits behind the
 //! CSRF check of signed-in requests (`csrf`).
 
 mod accounts;
@@ -8,6 +9,7 @@ pub(crate) mod auth;
 mod csrf;
 mod error;
 mod limits;
+mod lobby;
 mod matches;
 mod pages;
 mod players;
@@ -39,6 +41,7 @@ pub(crate) fn router(
     app: App,
     tournaments: Arc<crate::tournaments::Service>,
     accounts: Arc<auth::Accounts>,
+    lobby: Arc<crate::runtime::Lobby>,
 ) -> Router {
     Router::new()
         .route("/", get(pages::index))
@@ -56,6 +59,7 @@ pub(crate) fn router(
         .with_state(app)
         .merge(tournaments::router(tournaments))
         .merge(accounts::router(accounts))
+        .merge(lobby::router(lobby))
         .fallback(pages::no_route)
         .method_not_allowed_fallback(pages::no_method)
         .layer(axum::middleware::from_fn(csrf::guard))

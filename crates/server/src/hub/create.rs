@@ -133,6 +133,7 @@ impl Hub {
                 allow_bots,
             },
         ))];
+        self.lobby_changed();
         (id, effects)
     }
 }

@@ -14,6 +14,7 @@ mod conn;
 mod create;
 pub mod effects;
 mod live;
+mod lobby;
 mod play;
 mod rated;
 mod restore;
@@ -42,6 +43,7 @@ pub use bughouse_store::Write;
 pub use effects::{encode, Effect, EventKind};
 pub use live::rule_settings;
 use live::*;
+pub use lobby::{lobby_snapshot, placement_order, LobbyPart, PlaceError, RATING_BAND};
 pub use rated::{rate_request_of_stored, rating_changes, RateRequest};
 pub use restore::RestoreError;
 use views::bpgn_of;
@@ -233,6 +235,8 @@ pub struct Hub {
     shard: (usize, usize),
     /// The Unix time, in milliseconds, of server time 0: stored times are Unix times.
     unix_zero_ms: i64,
+    /// Set when something the lobby shows may have changed (see `lobby.rs`).
+    lobby_dirty: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// The shard, of `count`, that runs the match `match_id` (FNV-1a of the id): every command about
@@ -277,6 +281,7 @@ impl Hub {
             last_lag: None,
             shard: (0, 1),
             unix_zero_ms: 0,
+            lobby_dirty: std::sync::Arc::default(),
         }
     }
 
@@ -319,6 +324,9 @@ impl Hub {
     pub fn apply(&mut self, input: Input, now: Duration) -> Vec<Effect> {
         self.now = now;
         let mut fx = Vec::new();
+        // A connection counts as online in the lobby, and a `hello` may connect a seat.
+        let connection = matches!(input, Input::Connected(_) | Input::Disconnected(_))
+            || input.hello_match().is_some();
         match input {
             Input::Connected(conn) => {
                 self.conns.insert(
@@ -358,6 +366,10 @@ impl Hub {
                     }
                 }
             }
+        }
+        // Whatever changes a match is stored: that, or a connection, is what the lobby shows.
+        if connection || fx.iter().any(|e| matches!(e, Effect::Store(_))) {
+            self.lobby_changed();
         }
         fx
     }

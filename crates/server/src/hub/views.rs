@@ -13,7 +13,26 @@ impl LiveMatch {
             check: pos.is_check(),
             verdict: verdict_name(pos.verdict()),
             legal: self.legal(board, for_seat),
+            claims: self.claims(board),
         }
+    }
+
+    /// The draws that may be claimed on a board now: none before the start, after its game or
+    /// the match ended; else what the board's game allows (repetition for the player to move,
+    /// the move count for either).
+    pub(super) fn claims(&self, board: BoardId) -> Vec<Claim> {
+        if !self.game.is_started() || self.finished || self.game.game_end(board).is_some() {
+            return Vec::new();
+        }
+        self.game
+            .board_game(board)
+            .claims()
+            .into_iter()
+            .map(|c| match c {
+                DrawClaim::Repetition => Claim::Repetition,
+                DrawClaim::MoveCount => Claim::MoveCount,
+            })
+            .collect()
     }
 
     /// The legal moves of a board in UCI, for the seat to move on it only.

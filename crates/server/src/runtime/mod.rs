@@ -7,24 +7,26 @@
 //! sends the batch stored before. The hub also wakes for flag falls.
 
 mod commit;
+mod lobby;
 mod shards;
 mod writer;
 
 pub(crate) use commit::*;
+pub(crate) use lobby::{lobby_feed, Lobby, PlayError};
 pub(crate) use shards::Shards;
 pub(crate) use writer::Writer;
 
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use bughouse_protocol::{CreateMatch, MatchState};
+use bughouse_protocol::{CreateMatch, MatchState, SeatName};
 use bughouse_store::Store;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::app::ServerClock;
 
 use crate::bots::BotRunner;
-use crate::hub::{ConnId, Effect, Hub, Input, Write};
+use crate::hub::{ConnId, Effect, Hub, Input, LobbyPart, PlaceError, Write};
 use crate::tournaments::Finished;
 
 /// The most commands the hub applies before it hands their effects to the committer.
@@ -65,6 +67,23 @@ pub(crate) enum Command {
     Bpgn {
         id: String,
         reply: oneshot::Sender<Option<String>>,
+    },
+    /// The shard's part of the lobby.
+    Lobby {
+        reply: oneshot::Sender<LobbyPart>,
+    },
+    /// Seat a player in a waiting match without a connection ("play now"): the seat and its
+    /// token, answered once the seat is stored.
+    Place {
+        id: String,
+        name: String,
+        reply: oneshot::Sender<Result<(SeatName, String), PlaceError>>,
+    },
+    /// Create a match and seat a player in it: the match, the seat and its token.
+    CreatePlaced {
+        request: CreateMatch,
+        name: String,
+        reply: oneshot::Sender<Result<(String, SeatName, String), String>>,
     },
 }
 
@@ -227,6 +246,50 @@ pub(crate) async fn hub_task(
                     let fx = load_match(&mut hub, &store, &commit_tx, &id, now).await;
                     commit.effects.extend(fx);
                     let _ = reply.send(hub.positions(&id));
+                }
+                Command::Lobby { reply } => {
+                    let _ = reply.send(hub.lobby_part(now));
+                }
+                Command::Place { id, name, reply } => match hub.place(&id, &name, now) {
+                    Ok((seat, token, fx)) => {
+                        commit.effects.extend(fx);
+                        commit.after.push(Box::new(move || {
+                            let _ = reply.send(Ok((seat, token)));
+                        }));
+                    }
+                    Err(e) => {
+                        let _ = reply.send(Err(e));
+                    }
+                },
+                Command::CreatePlaced {
+                    request,
+                    name,
+                    reply,
+                } => {
+                    let created = hub.create_custom(
+                        &request.rules,
+                        &request.custom,
+                        &request.time_control,
+                        now,
+                    );
+                    match created {
+                        Ok((id, fx)) => {
+                            commit.effects.extend(fx);
+                            let answer = match hub.place(&id, &name, now) {
+                                Ok((seat, token, fx)) => {
+                                    commit.effects.extend(fx);
+                                    Ok((id, seat, token))
+                                }
+                                Err(e) => Err(e.to_string()),
+                            };
+                            commit.after.push(Box::new(move || {
+                                let _ = reply.send(answer);
+                            }));
+                        }
+                        Err(e) => {
+                            let _ = reply.send(Err(e.to_string()));
+                        }
+                    }
                 }
                 Command::Bpgn { id, reply } => match hub.bpgn(&id) {
                     Some(text) => {

@@ -1,0 +1,238 @@
+//! The lobby across the shards: a snapshot made by asking every shard for its part
+//! ([`Command::Lobby`]), the live feed that pushes a fresh snapshot at most once a
+//! [`FEED_EVERY`] when a shard marked a change, and "play now".
+//!
+//! "Play now" joins the fullest open match of the asked kind (rules preset and time control),
+//! among those at similar ratings when ratings are known ([`placement_order`]), else creates
+//! one. Requests are taken one at a time (a lock), so players pressing "play now" together
+//! fill one match rather than each creating his own; the seat is taken by the match's shard
+//! in one step, and a match that filled or started meanwhile is passed over for the next.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use bughouse_core::TimeControl;
+use bughouse_protocol::lobby::{LobbySnapshot, PlacedSeat, PlayNow};
+use bughouse_protocol::{CreateMatch, MAX_NAME};
+use tokio::sync::{oneshot, watch, Mutex};
+
+use super::{Command, Shards};
+use crate::hub::{lobby_snapshot, placement_order, PlaceError};
+
+/// How often, at most, the feed sends a new snapshot.
+pub(crate) const FEED_EVERY: Duration = Duration::from_secs(1);
+
+/// Why "play now" could not seat a player.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum PlayError {
+    /// A bad preset, time control or name.
+    #[error("{0}")]
+    Invalid(String),
+    /// The server is stopping.
+    #[error("the server is stopping")]
+    Stopping,
+}
+
+/// The lobby service: the shards, their change flags, the feed's latest snapshot.
+pub(crate) struct Lobby {
+    shards: Shards,
+    /// Each shard's flag, set by its hub when something the lobby shows changed.
+    flags: Vec<Arc<AtomicBool>>,
+    /// Lobby pages following the feed (they count as online).
+    subscribers: AtomicU64,
+    /// The latest snapshot as JSON, sent to every feed.
+    feed: watch::Sender<Arc<str>>,
+    /// One "play now" at a time.
+    play: Mutex<()>,
+}
+
+/// A lobby page following the feed, counted while it lives.
+pub(crate) struct Subscription {
+    lobby: Arc<Lobby>,
+    /// The snapshots, as JSON.
+    pub(crate) updates: watch::Receiver<Arc<str>>,
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        self.lobby.subscribers.fetch_sub(1, Ordering::Relaxed);
+        self.lobby.mark_changed();
+    }
+}
+
+impl Lobby {
+    pub(crate) fn new(shards: Shards, flags: Vec<Arc<AtomicBool>>) -> Lobby {
+        let (feed, _) = watch::channel(Arc::from(""));
+        Lobby {
+            shards,
+            flags,
+            subscribers: AtomicU64::new(0),
+            feed,
+            play: Mutex::new(()),
+        }
+    }
+
+    /// Makes the feed's next round send a fresh snapshot (the online count changed).
+    fn mark_changed(&self) {
+        if let Some(flag) = self.flags.first() {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// A fresh snapshot: every shard's part, now.
+    pub(crate) async fn snapshot(&self) -> Result<LobbySnapshot, PlayError> {
+        let mut answers = Vec::with_capacity(self.shards.count());
+        for index in 0..self.shards.count() {
+            let (reply, answer) = oneshot::channel();
+            self.shards
+                .at(index)
+                .send(Command::Lobby { reply })
+                .await
+                .map_err(|_| PlayError::Stopping)?;
+            answers.push(answer);
+        }
+        let mut parts = Vec::with_capacity(answers.len());
+        for answer in answers {
+            parts.push(answer.await.map_err(|_| PlayError::Stopping)?);
+        }
+        Ok(lobby_snapshot(
+            parts,
+            self.subscribers.load(Ordering::Relaxed),
+        ))
+    }
+
+    /// Follows the feed: the caller gets a fresh snapshot first, then each update.
+    pub(crate) fn subscribe(self: &Arc<Lobby>) -> Subscription {
+        self.subscribers.fetch_add(1, Ordering::Relaxed);
+        // A new page is one more online: the next round sends that.
+        self.mark_changed();
+        // Only what is sent from now on: the caller makes the first snapshot itself.
+        Subscription {
+            lobby: self.clone(),
+            updates: self.feed.subscribe(),
+        }
+    }
+
+    /// Seats the player in the best open match of the kind he asks for, or in a new one.
+    pub(crate) async fn play_now(&self, request: PlayNow) -> Result<PlacedSeat, PlayError> {
+        let name = request.name.trim().to_owned();
+        if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
+        {
+            return Err(PlayError::Invalid(format!(
+                "a name has 1 to {MAX_NAME} printable characters"
+            )));
+        }
+        if request.rules.parse::<bughouse_core::Preset>().is_err() {
+            return Err(PlayError::Invalid(format!(
+                "unknown rules {:?}: expected one of fide, minerva-2014, knsb-1988, \
+                 uscf-scholastic-2006",
+                request.rules
+            )));
+        }
+        // As the matches write it (`3+0`), whatever the spelling asked.
+        let time_control = request
+            .time_control
+            .parse::<TimeControl>()
+            .map_err(|e| PlayError::Invalid(e.to_string()))?
+            .to_string();
+        let _one_at_a_time = self.play.lock().await;
+        let snapshot = self.snapshot().await?;
+        // Ratings are not known yet for seats nor for the asker (accounts in seats come with
+        // rated matches): placement goes by fullness and arrival.
+        let order = placement_order(&snapshot.open, &request.rules, &time_control, &name, None);
+        for id in order {
+            let (reply, answer) = oneshot::channel();
+            let sent = self
+                .shards
+                .of(&id)
+                .send(Command::Place {
+                    id: id.clone(),
+                    name: name.clone(),
+                    reply,
+                })
+                .await;
+            if sent.is_err() {
+                return Err(PlayError::Stopping);
+            }
+            match answer.await {
+                Ok(Ok((seat, token))) => {
+                    return Ok(PlacedSeat {
+                        match_id: id,
+                        seat,
+                        token,
+                        created: false,
+                    })
+                }
+                // Filled, started or gone meanwhile: the next one.
+                Ok(Err(PlaceError::Full | PlaceError::NoSuchMatch | PlaceError::NameTaken(_))) => {}
+                Ok(Err(e @ PlaceError::BadName)) => return Err(PlayError::Invalid(e.to_string())),
+                Err(_) => return Err(PlayError::Stopping),
+            }
+        }
+        let (reply, answer) = oneshot::channel();
+        let request = CreateMatch {
+            rules: request.rules,
+            time_control,
+            custom: Default::default(),
+            // "Play now" makes casual matches: it seats guests.
+            rated: false,
+            allow_bots: false,
+        };
+        self.shards
+            .next()
+            .send(Command::CreatePlaced {
+                request,
+                name,
+                reply,
+            })
+            .await
+            .map_err(|_| PlayError::Stopping)?;
+        match answer.await {
+            Ok(Ok((match_id, seat, token))) => Ok(PlacedSeat {
+                match_id,
+                seat,
+                token,
+                created: true,
+            }),
+            Ok(Err(e)) => Err(PlayError::Invalid(e)),
+            Err(_) => Err(PlayError::Stopping),
+        }
+    }
+}
+
+/// The live feed: every [`FEED_EVERY`], when a lobby page follows and some shard marked a
+/// change, a fresh snapshot goes to the pages if it differs from the last one. Nothing is
+/// asked of the shards while nothing changes or nobody follows.
+pub(crate) async fn lobby_feed(lobby: Arc<Lobby>) {
+    let mut every = tokio::time::interval(FEED_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        if lobby.subscribers.load(Ordering::Relaxed) == 0 {
+            continue;
+        }
+        // Every flag is read (and cleared), not only up to the first set.
+        let changed = lobby
+            .flags
+            .iter()
+            .fold(false, |any, f| f.swap(false, Ordering::Relaxed) | any);
+        if !changed {
+            continue;
+        }
+        let Ok(snapshot) = lobby.snapshot().await else {
+            return;
+        };
+        let Ok(json) = serde_json::to_string(&snapshot) else {
+            continue;
+        };
+        lobby.feed.send_if_modified(|last| {
+            if **last == *json {
+                false
+            } else {
+                *last = Arc::from(json);
+                true
+            }
+        });
+    }
+}
