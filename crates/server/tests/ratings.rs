@@ -6,7 +6,6 @@
 //! server starts, once.
 
 use std::net::SocketAddr;
-use std::path::Path;
 use std::time::Duration;
 
 use bughouse_protocol::{ClientMessage, MatchState, RatingChanges, SeatName, ServerMessage};
@@ -14,14 +13,14 @@ use bughouse_store::rating::{Config, MatchRatings};
 use bughouse_store::{NewMatch, Store};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-const PATIENCE: Duration = Duration::from_secs(20);
+mod http;
+use http::*;
 
 const SEATS: [SeatName; 4] = [
     SeatName::WhiteA,
@@ -31,96 +30,6 @@ const SEATS: [SeatName; 4] = [
 ];
 
 const NAMES: [&str; 4] = ["ann", "bob", "cid", "dan"];
-
-fn database(dir: &Path) -> String {
-    format!("sqlite://{}?mode=rwc", dir.join("bughouse.db").display())
-}
-
-async fn start(dir: &Path) -> bughouse_server::Server {
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
-    bughouse_server::serve_on(listener, &database(dir))
-        .await
-        .expect("the server starts")
-}
-
-struct Answer {
-    status: u16,
-    head: String,
-    body: String,
-}
-
-impl Answer {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {} {}", self.status, self.body))
-    }
-
-    fn cookie(&self) -> Option<String> {
-        let set = self.head.lines().find_map(|l| {
-            let (k, v) = l.split_once(':')?;
-            k.eq_ignore_ascii_case("set-cookie")
-                .then(|| v.trim().to_owned())
-        })?;
-        Some(set.split(';').next()?.trim().to_owned())
-    }
-}
-
-/// One HTTP/1.1 request (`Connection: close`) with optional JSON body and extra headers.
-async fn http(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: Option<&str>,
-) -> Answer {
-    let mut stream = TcpStream::connect(addr).await.expect("the server accepts");
-    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    for (k, v) in headers {
-        request.push_str(&format!("{k}: {v}\r\n"));
-    }
-    match body {
-        Some(body) => request.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        )),
-        None => request.push_str("Content-Length: 0\r\n\r\n"),
-    }
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    tokio::time::timeout(PATIENCE, stream.read_to_end(&mut raw))
-        .await
-        .expect("the server answers in time")
-        .expect("the answer is read");
-    let text = String::from_utf8(raw).expect("UTF-8");
-    let (head, rest) = text.split_once("\r\n\r\n").expect("a header and a body");
-    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    let body = if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        dechunk(rest)
-    } else {
-        rest.to_owned()
-    };
-    Answer {
-        status,
-        head: head.to_owned(),
-        body,
-    }
-}
-
-fn dechunk(mut rest: &str) -> String {
-    let mut body = String::new();
-    loop {
-        let (size, after) = rest.split_once("\r\n").expect("a chunk size line");
-        let size = usize::from_str_radix(size.trim(), 16).expect("a chunk size");
-        if size == 0 {
-            return body;
-        }
-        body.push_str(&after[..size]);
-        rest = &after[size + 2..];
-    }
-}
 
 fn origin(addr: SocketAddr) -> String {
     format!("http://{addr}")

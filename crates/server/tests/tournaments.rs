@@ -3,7 +3,6 @@
 //! server matches whose result is entered when the match ends.
 
 use std::net::SocketAddr;
-use std::path::Path;
 use std::time::Duration;
 
 use bughouse_core::Preset;
@@ -11,98 +10,13 @@ use bughouse_protocol::{ClientMessage, ServerMessage};
 use bughouse_tournament::{Format, MatchRecord, Player, Team, Tournament};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
-const PATIENCE: Duration = Duration::from_secs(10);
+mod http;
+use http::*;
 
 const SEATS: [&str; 4] = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
-
-async fn start(dir: &Path) -> bughouse_server::Server {
-    let url = format!("sqlite://{}?mode=rwc", dir.join("bughouse.db").display());
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
-    bughouse_server::serve_on(listener, &url)
-        .await
-        .expect("the server starts")
-}
-
-struct Answer {
-    status: u16,
-    head: String,
-    body: String,
-}
-
-impl Answer {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {} {}", self.status, self.body))
-    }
-
-    fn header(&self, name: &str) -> Option<String> {
-        self.head.lines().find_map(|l| {
-            let (k, v) = l.split_once(':')?;
-            k.eq_ignore_ascii_case(name).then(|| v.trim().to_owned())
-        })
-    }
-}
-
-/// One HTTP/1.1 request (`Connection: close`), with optional JSON body and extra headers.
-async fn http(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: Option<&str>,
-) -> Answer {
-    let mut stream = TcpStream::connect(addr).await.expect("the server accepts");
-    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    for (k, v) in headers {
-        request.push_str(&format!("{k}: {v}\r\n"));
-    }
-    match body {
-        Some(body) => request.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        )),
-        None => request.push_str("\r\n"),
-    }
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    tokio::time::timeout(PATIENCE, stream.read_to_end(&mut raw))
-        .await
-        .expect("the server answers in time")
-        .expect("the answer is read");
-    let text = String::from_utf8(raw).expect("UTF-8");
-    let (head, rest) = text.split_once("\r\n\r\n").expect("a header and a body");
-    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    let chunked = head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked");
-    let body = if chunked {
-        dechunk(rest)
-    } else {
-        rest.to_owned()
-    };
-    Answer {
-        status,
-        head: head.to_owned(),
-        body,
-    }
-}
-
-fn dechunk(mut rest: &str) -> String {
-    let mut body = String::new();
-    loop {
-        let (size, after) = rest.split_once("\r\n").expect("a chunk size line");
-        let size = usize::from_str_radix(size.trim(), 16).expect("a chunk size");
-        if size == 0 {
-            return body;
-        }
-        body.push_str(&after[..size]);
-        rest = &after[size + 2..];
-    }
-}
 
 /// An organiser: the server, the tournament and its secret.
 struct Organiser {
