@@ -7,6 +7,10 @@ use std::time::Instant;
 use bughouse_core::{divide, perft, BoardGame, Position, Preset, Rules};
 use clap::{Parser, Subcommand};
 
+/// The allocator of every command (see Cargo.toml for why).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod arena;
 mod chaos;
 mod loadtest;

@@ -8,15 +8,34 @@
 //! by one instead, so the outcome and the errors are exactly those of single writes.
 
 use crate::write::{bind_move, bind_write, MOVE_COLUMNS, MOVE_COLUMN_COUNT};
-use crate::{Pool, Store, Write};
+use crate::{Backend, Pool, Store, Write};
 
-/// The most moves stored by one statement, 13 parameters each (more would not save much: binding
-/// looks each parameter up by a scan of all of them, quadratic in their number).
-const MOVES_PER_STATEMENT: usize = 16;
+/// The most moves stored by one statement (13 parameters each). A run of moves is stored in
+/// chunks of powers of two up to this, so that a handful of statement texts serve every run
+/// length and stay in the connection's cache of prepared statements. A busy server's
+/// transaction holds thousands of moves: each statement is a round trip to the database (on
+/// SQLite, to sqlx's worker thread, which under load waits for a core each time), so fewer,
+/// larger statements keep a commit short.
+const MOVES_PER_STATEMENT: usize = 512;
+
+/// The size of the first chunk of a run of `n` moves: the largest power of two not above `n`
+/// and [`MOVES_PER_STATEMENT`].
+fn chunk(n: usize) -> usize {
+    let n = n.min(MOVES_PER_STATEMENT);
+    if n == 0 {
+        0
+    } else {
+        1 << (usize::BITS - 1 - n.leading_zeros())
+    }
+}
 
 /// `INSERT` of `n` moves, each under the condition of a single move: its match is playing.
 /// (`columnN` are the names SQLite and PostgreSQL both give the columns of `VALUES`.)
-fn insert_moves_sql(n: usize) -> String {
+///
+/// PostgreSQL's parameters are numbered (`$1`); SQLite's are anonymous (`?`), bound in order:
+/// looking up a numbered parameter's name scans the statement's list of names, which made
+/// binding quadratic in the number of parameters.
+fn insert_moves_sql(n: usize, backend: Backend) -> String {
     let mut sql = format!("INSERT INTO moves ({MOVE_COLUMNS}) SELECT ");
     for col in 1..=MOVE_COLUMN_COUNT {
         if col > 1 {
@@ -34,7 +53,10 @@ fn insert_moves_sql(n: usize) -> String {
             if col > 1 {
                 sql.push_str(", ");
             }
-            sql.push_str(&format!("${}", row * MOVE_COLUMN_COUNT + col));
+            match backend {
+                Backend::Postgres => sql.push_str(&format!("${}", row * MOVE_COLUMN_COUNT + col)),
+                Backend::Sqlite => sql.push('?'),
+            }
         }
         sql.push(')');
     }
@@ -82,18 +104,21 @@ impl Store {
     /// `Ok(true)`: every write changed its row and the transaction committed. `Ok(false)` or an
     /// error: rolled back (explicitly, or by dropping the transaction).
     async fn try_batch(&self, writes: &[Write]) -> Result<bool, sqlx::Error> {
+        let backend = self.backend();
         with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
             let mut next = 0;
             while next < writes.len() {
                 // Moves in a row (the bulk of a busy server's writes) go in one statement.
-                let run = writes[next..]
-                    .iter()
-                    .take_while(|w| matches!(w, Write::RecordMove(_)))
-                    .take(MOVES_PER_STATEMENT)
-                    .count();
+                let run = chunk(
+                    writes[next..]
+                        .iter()
+                        .take_while(|w| matches!(w, Write::RecordMove(_)))
+                        .take(MOVES_PER_STATEMENT)
+                        .count(),
+                );
                 let (query_done, expected) = if run >= 2 {
-                    let sql = insert_moves_sql(run);
+                    let sql = insert_moves_sql(run, backend);
                     let mut query = sqlx::query(&sql);
                     for write in &writes[next..next + run] {
                         if let Write::RecordMove(mv) = write {
@@ -309,30 +334,31 @@ mod tests {
             })
         };
         let mut w = Vec::new();
-        for ply in 0..100 {
+        // 1,100 moves: chunks of 512, 512, 64, 8 and 4 rows.
+        for ply in 0..550 {
             w.push(mv(a, ply));
             w.push(mv(b_id, ply));
         }
         assert!(store.try_batch(&w).await.unwrap());
-        assert_eq!(store.load_match(a).await.unwrap().unwrap().moves.len(), 100);
+        assert_eq!(store.load_match(a).await.unwrap().unwrap().moves.len(), 550);
         let b = store.load_match(b_id).await.unwrap().unwrap();
-        assert_eq!(b.moves.len(), 100);
+        assert_eq!(b.moves.len(), 550);
         assert_eq!(
-            b.moves[99],
+            b.moves[549],
             StoredMove {
                 match_id: b_id.into(),
-                ply: 99,
-                seat: 3,
+                ply: 549,
+                seat: 1,
                 uci: "e2e4".into(),
                 san: "e4".into(),
-                at_ms: 99,
+                at_ms: 549,
                 clock_ms: 1,
-                remaining_ms: [99; 4],
+                remaining_ms: [549; 4],
                 action_id: None,
                 lag_ms: 0,
             }
         );
-        let w = vec![mv(a, 100), mv(waiting, 0), mv(b_id, 100)];
+        let w = vec![mv(a, 550), mv(waiting, 0), mv(b_id, 550)];
         let results = store.apply_batch(&w).await;
         assert!(results[0].is_ok() && results[2].is_ok());
         assert!(matches!(
@@ -342,7 +368,7 @@ mod tests {
                 ..
             })
         ));
-        assert_eq!(store.load_match(a).await.unwrap().unwrap().moves.len(), 101);
+        assert_eq!(store.load_match(a).await.unwrap().unwrap().moves.len(), 551);
         assert!(store
             .load_match(waiting)
             .await
@@ -350,6 +376,19 @@ mod tests {
             .unwrap()
             .moves
             .is_empty());
+    }
+
+    #[test]
+    fn chunks_are_powers_of_two() {
+        assert_eq!(
+            [0, 1, 2, 3, 16, 17, 511, 512, 513, 5000].map(chunk),
+            [0, 1, 2, 2, 16, 16, 256, 512, 512, 512]
+        );
+        assert_eq!(
+            insert_moves_sql(2, Backend::Sqlite).matches('?').count(),
+            26
+        );
+        assert!(insert_moves_sql(2, Backend::Postgres).contains("$26)"));
     }
 
     #[tokio::test]

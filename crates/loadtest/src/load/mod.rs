@@ -19,6 +19,7 @@
 //! - [`worker`]: the match tasks of one process on a tokio runtime, and its reports.
 //! - [`parent`]: the worker processes, their reports added up, the server watched, the summary.
 
+mod lite;
 mod parent;
 mod scenario;
 mod worker;

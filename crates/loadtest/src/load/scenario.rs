@@ -13,6 +13,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use tokio_tungstenite::tungstenite::Message;
 
+use super::lite;
 use super::worker::Plan;
 use super::REPLACE_MARGIN;
 use crate::client::{pick, send, ClientError, Ws};
@@ -164,11 +165,34 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
             }
         };
         let received = Instant::now();
+        let board = BoardName::ALL[i / 2];
+        if let Some(m) = lite::moved(text.as_str()) {
+            if players[i].joined {
+                let mover = SeatName::ALL
+                    .iter()
+                    .position(|s| *s == m.mv.seat)
+                    .unwrap_or(4);
+                if mover == i {
+                    players[i].awaiting = false;
+                } else if mover == (i ^ 1) {
+                    if let Some((sent, uci)) = pending[i / 2].take() {
+                        if uci == m.mv.uci {
+                            seen(&stats, &plan, sent, received);
+                        }
+                    }
+                }
+                for b in [m.board, m.other] {
+                    if b.board == board {
+                        offer(&mut players[i], b.legal, over, received, plan.move_every);
+                    }
+                }
+            }
+            continue;
+        }
         let Ok(msg) = serde_json::from_str::<ServerMessage>(text.as_str()) else {
             stats.server_error("unreadable");
             continue;
         };
-        let board = BoardName::ALL[i / 2];
         let mut match_over = false;
         match msg {
             ServerMessage::State { state, you } => {
@@ -207,19 +231,7 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
                     // The opponent on the same board sees the move: that is its latency.
                     if let Some((sent, uci)) = pending[i / 2].take() {
                         if uci == mv.uci {
-                            let us = u64::try_from(received.duration_since(sent).as_micros())
-                                .unwrap_or(u64::MAX);
-                            let ramp_end = stats.ramp_end_us.load(Ordering::Relaxed);
-                            let at = u64::try_from(received.duration_since(plan.clock).as_micros())
-                                .unwrap_or(u64::MAX);
-                            if let Ok(mut h) = stats.hist.lock() {
-                                h.0.record(us);
-                                if at >= ramp_end {
-                                    h.1.record(us);
-                                    h.2 += 1;
-                                }
-                            }
-                            bump(&stats.moves_seen);
+                            seen(&stats, &plan, sent, received);
                         }
                     }
                 }
@@ -291,6 +303,21 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
         stats.disconnected();
     }
     // Dropping the sockets closes them.
+}
+
+/// Counts a move seen by the opponent, sent at `sent`, in the latency histograms.
+fn seen(stats: &Stats, plan: &Plan, sent: Instant, received: Instant) {
+    let us = u64::try_from(received.duration_since(sent).as_micros()).unwrap_or(u64::MAX);
+    let ramp_end = stats.ramp_end_us.load(Ordering::Relaxed);
+    let at = u64::try_from(received.duration_since(plan.clock).as_micros()).unwrap_or(u64::MAX);
+    if let Ok(mut h) = stats.hist.lock() {
+        h.0.record(us);
+        if at >= ramp_end {
+            h.1.record(us);
+            h.2 += 1;
+        }
+    }
+    bump(&stats.moves_seen);
 }
 
 /// Takes the legal moves of a player's turn; his move falls due `move_every` later.

@@ -60,6 +60,9 @@ impl Rater {
     }
 }
 
+/// The most stored transactions waiting for the sender.
+const SEND_QUEUE: usize = 64;
+
 /// Stores the batches of the hub task in order, then hands them to the sender task. While it
 /// waits for the database the hub goes on with the next commands; the batches that queue up
 /// meanwhile are stored together in one transaction (one commit, one `fsync`), and their
@@ -71,9 +74,9 @@ pub(crate) async fn committer(
     finished: mpsc::UnboundedSender<Finished>,
     rater: Rater,
 ) {
-    let (send_tx, send_rx) = mpsc::channel::<Vec<Commit>>(COMMIT_QUEUE);
+    let (send_tx, send_rx) = mpsc::channel::<Vec<Commit>>(SEND_QUEUE);
     tokio::spawn(sender(send_rx));
-    let mut queued = Vec::with_capacity(COMMIT_QUEUE);
+    let mut queued = Vec::new();
     while rx.recv_many(&mut queued, COMMIT_QUEUE).await > 0 {
         let mut writes = Vec::new();
         let mut ended = Vec::new();
@@ -136,7 +139,7 @@ pub(crate) async fn committer(
             let _ = finished.send(end);
         }
         // Stored: the messages may go, while the next batches are stored.
-        let stored = std::mem::replace(&mut queued, Vec::with_capacity(COMMIT_QUEUE));
+        let stored = std::mem::take(&mut queued);
         if send_tx.send(stored).await.is_err() {
             return;
         }
