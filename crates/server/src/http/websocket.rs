@@ -19,8 +19,9 @@ use crate::runtime::{Command, Outgoing};
 /// How often the server pings each websocket to measure its round trip.
 pub(crate) const PING_EVERY: Duration = Duration::from_secs(5);
 
-/// The initial read buffer of a websocket, in bytes (client messages are at most 4096).
-pub(crate) const WS_READ_BUFFER: usize = 4096;
+/// The read buffer of a websocket, in bytes: kept for the connection's life, so small (a move
+/// is a frame of some 60 bytes; the protocol allows up to 4096, and a larger frame grows it).
+pub(crate) const WS_READ_BUFFER: usize = 1024;
 
 pub(crate) async fn websocket(
     State(app): State<App>,
@@ -49,7 +50,7 @@ pub(crate) async fn websocket(
     };
     // Frames up to 16 times the protocol limit are read so that the hub can answer a too large
     // message with an error; anything larger closes the connection.
-    // The read buffer is allocated (and zeroed) per connection: 4 KiB instead of the default
+    // The read buffer is allocated (and zeroed) per connection: 1 KiB instead of the default
     // 128 KiB keeps thousands of connections small; larger frames still grow it as needed.
     ws.max_message_size(MAX_CLIENT_MESSAGE * 16)
         .read_buffer_size(WS_READ_BUFFER)
@@ -60,8 +61,24 @@ pub(crate) async fn client(socket: WebSocket, app: App, account: Option<AccountI
     let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
     let (out_tx, mut out_rx) = mpsc::unbounded_channel();
     let (mut sink, mut stream) = socket.split();
+    let started = app.started;
+    // The connection's writer: its queue of messages, and a ping every PING_EVERY (one task and
+    // one timer per connection for both).
     let writer = tokio::spawn(async move {
-        while let Some(first) = out_rx.recv().await {
+        let mut ping =
+            tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
+        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            let first = tokio::select! {
+                out = out_rx.recv() => match out {
+                    Some(out) => out,
+                    None => return,
+                },
+                _ = ping.tick() => {
+                    let stamp = u64::try_from(started.elapsed().as_micros()).unwrap_or(0);
+                    Outgoing::Ping(stamp.to_be_bytes().to_vec())
+                }
+            };
             // Whatever is queued by now goes out together, with one flush.
             let mut next = Some(first);
             while let Some(out) = next {
@@ -80,21 +97,6 @@ pub(crate) async fn client(socket: WebSocket, app: App, account: Option<AccountI
             }
             if sink.flush().await.is_err() {
                 return;
-            }
-        }
-    });
-    let started = app.started;
-    let ping_tx = out_tx.clone();
-    let pinger = tokio::spawn(async move {
-        let mut every = tokio::time::interval(PING_EVERY);
-        loop {
-            every.tick().await;
-            let stamp = u64::try_from(started.elapsed().as_micros()).unwrap_or(0);
-            if ping_tx
-                .send(Outgoing::Ping(stamp.to_be_bytes().to_vec()))
-                .is_err()
-            {
-                break;
             }
         }
     });
@@ -152,6 +154,5 @@ pub(crate) async fn client(socket: WebSocket, app: App, account: Option<AccountI
     if let Some(old) = shard {
         let _ = app.shards.at(old).send(Command::Disconnect(conn)).await;
     }
-    pinger.abort();
     writer.abort();
 }
