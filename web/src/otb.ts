@@ -226,7 +226,7 @@ class TablePage {
     fill(
       this.panels.status!,
       h('strong', {}, book),
-      ` · ${clockText(v.base_ms)}+${v.increment_ms / 1000}`,
+      ` · ${v.base_ms % 60_000 === 0 ? v.base_ms / 60_000 : `${v.base_ms / 1000}s`}+${v.increment_ms / 1000}`,
       v.pairing ? ` · round ${v.pairing.round}, table ${v.pairing.table}` : '',
       v.result ? h('span', { class: 'otb-result', 'data-testid': 'otb-result' }, ` · result ${v.result}`) : '',
       this.offline ? h('span', { class: 'otb-offline' }, ` · offline: ${this.pending.length} event(s) kept, sent when the network is back`) : '',

@@ -3,6 +3,7 @@
 // for paper, without controls). The organiser secret lives in localStorage and goes with every
 // organiser request as `Authorization: Bearer ...`.
 
+import type { CreatedOtbTable } from './generated/otb';
 import './tournament.css';
 import { fill, h, storageGet, storageSet, toast } from './dom';
 import {
@@ -534,6 +535,17 @@ class AdminPage {
     ];
     if (p.match_id) {
       out.push(h('a', { class: 'match-link', href: `/m/${encodeURIComponent(p.match_id)}` }, p.result ? 'match record' : 'match link'));
+    } else if (!p.result) {
+      // Played on physical boards: the table's clock page, with its key, for the arbiter (issue 16).
+      const otb = h('button', { type: 'button', class: 'otb-open', 'data-testid': `otb-open-${r.number}-${p.table}` }, 'Over the board');
+      otb.addEventListener('click', () => {
+        void api<CreatedOtbTable>('POST', `/api/tournaments/${encodeURIComponent(this.id)}${path}/otb`, undefined, this.secret)
+          .then(created => {
+            otb.replaceWith(h('a', { class: 'otb-link', href: created.url, target: '_blank' }, `table clock ${created.id}`));
+          })
+          .catch(err => toast(message(err)));
+      });
+      out.push(otb);
     }
     if (t.preset === 'uscf-scholastic-2006' && !p.result && !p.match_id) {
       for (const side of ['home', 'away'] as const) {

@@ -133,3 +133,78 @@ async fn a_knsb_table_with_an_illegal_move_claim_and_a_flag() {
     assert_eq!(page.status, 200);
     server.abort();
 }
+
+/// A round of a knsb-1988 tournament played over the board: the organiser opens the table of
+/// the pairing (again: the same table and key), the table's match ends, and its games' results
+/// land in the pairing and the standings.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_pairing_played_over_the_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(dir.path()).await;
+    let addr = server.addr;
+    let body = json!({"name": "Club cup", "preset": "knsb-1988", "format": "round-robin",
+                      "time_control": "1+0", "seed": 3})
+    .to_string();
+    let created = http(addr, "POST", "/api/tournaments", &[], Some(&body)).await.json();
+    let tid = created["tournament_id"].as_str().unwrap().to_owned();
+    let auth = format!("Bearer {}", created["organiser_secret"].as_str().unwrap());
+    let org = |method: &'static str, path: String, body: Value| {
+        let auth = auth.clone();
+        let path = format!("/api/tournaments/{tid}{path}");
+        async move {
+            let headers = [("Authorization", auth.as_str())];
+            http(addr, method, &path, &headers, Some(&body.to_string())).await
+        }
+    };
+    for (name, a, b) in [("Rooks", "Ann", "Bob"), ("Knights", "Cas", "Dirk")] {
+        let team = json!({"name": name, "first": {"name": a}, "second": {"name": b}});
+        assert_eq!(org("POST", "/teams".into(), team).await.status, 201);
+    }
+    assert_eq!(org("POST", "/rounds".into(), json!({})).await.status, 201);
+
+    // Without the secret, no table; a table that does not exist, 404.
+    let path = "/rounds/1/tables/1/otb".to_owned();
+    let anonymous = http(addr, "POST", &format!("/api/tournaments/{tid}{path}"), &[], None).await;
+    assert_eq!(anonymous.status, 401, "{}", anonymous.body);
+    let missing = org("POST", "/rounds/1/tables/9/otb".into(), json!({})).await;
+    assert_eq!(missing.status, 404, "{}", missing.body);
+
+    let opened = org("POST", path.clone(), json!({})).await;
+    assert_eq!(opened.status, 200, "{}", opened.body);
+    let table = opened.json();
+    let again = org("POST", path, json!({})).await.json();
+    assert_eq!(again, table, "the same table and key when asked again");
+    let (id, key) = (table["id"].as_str().unwrap(), table["key"].as_str().unwrap());
+    let view = http(addr, "GET", &format!("/api/otb/{id}"), &[], None).await.json();
+    assert_eq!(view["rulebook"], "knsb-1988");
+    assert_eq!(view["base_ms"], 60_000);
+    assert_eq!(view["pairing"]["round"], 1);
+
+    // Board A: the arbiter rules a win for Black; board B: both flags, a draw claimed (K11D).
+    let v = post_events(
+        addr,
+        id,
+        key,
+        json!([
+            {"id": 1, "at_ms": 0, "event": {"type": "start"}},
+            {"id": 2, "at_ms": 1000, "event": {"type": "ruling", "board": "A", "ruling": "0-1"}},
+            {"id": 3, "at_ms": 2000, "event": {"type": "press", "seat": "WhiteB"}},
+            // Black B's flag falls at 62 s; he moves on with it down; White B's at 121 s.
+            {"id": 4, "at_ms": 63_000, "event": {"type": "press", "seat": "BlackB"}},
+            {"id": 5, "at_ms": 122_000, "event": {"type": "claim",
+                "claim": {"kind": "both_flags", "claimant": "WhiteB"}}},
+        ]),
+    )
+    .await
+    .json();
+    assert_eq!(v["rejected"], json!([]), "{v}");
+    assert_eq!(v["result"], "0-1", "{v}");
+
+    let t = http(addr, "GET", &format!("/api/tournaments/{tid}"), &[], None)
+        .await
+        .json();
+    let result = &t["rounds"][0]["pairings"][0]["result"];
+    assert_eq!(result["board_a"], "0-1", "{t}");
+    assert_eq!(result["board_b"], "1/2-1/2", "{t}");
+    server.abort();
+}

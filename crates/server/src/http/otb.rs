@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use axum::extract::rejection::{JsonRejection, PathRejection};
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -26,6 +26,7 @@ use sha2::{Digest, Sha256};
 use tokio::sync::Mutex;
 
 use crate::http::ApiError;
+use crate::tournaments;
 
 /// The most events one request may carry (an offline queue of a long match fits).
 const MAX_EVENTS: usize = 500;
@@ -34,26 +35,25 @@ const MAX_BASE_SECONDS: u32 = 36_000;
 /// The longest increment, seconds.
 const MAX_INCREMENT_SECONDS: u32 = 3_600;
 
-/// The tables' store, and one lock for writes so that two pages of one table append in turn.
+/// The tables' store, one lock for writes so that two pages of one table append in turn, and
+/// the tournaments whose pairings tables play.
 pub(crate) struct Service {
     store: Store,
     writes: Mutex<()>,
+    tournaments: Arc<tournaments::Service>,
 }
 
 impl Service {
-    pub(crate) fn new(store: Store) -> Service {
+    pub(crate) fn new(store: Store, tournaments: Arc<tournaments::Service>) -> Service {
         Service {
             store,
             writes: Mutex::new(()),
+            tournaments,
         }
     }
 
-    /// Creates a table, for a tournament pairing when given; returns its id and key.
-    pub(crate) async fn create(
-        &self,
-        req: &CreateOtbTable,
-        pairing: Option<(String, i64, i64)>,
-    ) -> Result<CreatedOtbTable, ApiError> {
+    /// Creates a table of no tournament; returns its id and key.
+    async fn create(&self, req: &CreateOtbTable) -> Result<CreatedOtbTable, ApiError> {
         if !(1..=MAX_BASE_SECONDS).contains(&req.base_seconds)
             || req.increment_seconds > MAX_INCREMENT_SECONDS
         {
@@ -64,6 +64,17 @@ impl Service {
         }
         let id = random_text(10)?;
         let key = random_text(22)?;
+        self.insert(req, id, key, None).await
+    }
+
+    /// Stores a new table with `id` and `key`.
+    async fn insert(
+        &self,
+        req: &CreateOtbTable,
+        id: String,
+        key: String,
+        pairing: Option<(String, i64, i64)>,
+    ) -> Result<CreatedOtbTable, ApiError> {
         let book = wire::rulebook(req.rulebook);
         self.store
             .create_otb_table(&NewOtbTable {
@@ -163,11 +174,71 @@ impl Service {
                 .await
                 .map_err(|e| ApiError::storage(&e))?;
             stored.events.extend(new);
-            if result.is_some() {
-                stored.result = result;
+            if let Some(r) = result {
+                if let Some((tid, round, table)) = &stored.table.pairing {
+                    let pairing = (tid.as_str(), u32_of(*round), u32_of(*table));
+                    self.tournaments
+                        .otb_finished(pairing, [r.a.clone(), r.b.clone()], id)
+                        .await;
+                }
+                stored.result = Some(r);
             }
         }
         Ok(view(&stored, &table, applied, rejected))
+    }
+}
+
+fn u32_of(n: i64) -> u32 {
+    u32::try_from(n).unwrap_or(0)
+}
+
+/// The key of a tournament's table: derived from the organiser's secret hash, so that the
+/// organiser is given it again whenever he asks, and the server keeps no key.
+fn tournament_key(organiser_hash: &str, table_id: &str) -> String {
+    sha256_hex(&format!("otb:{organiser_hash}:{table_id}"))[..24].to_owned()
+}
+
+impl Service {
+    /// The table of a tournament's pairing, opened now if it has none, for its organiser.
+    async fn open_for_pairing(
+        &self,
+        (tid, round, table): (&str, u32, u32),
+        secret: Option<&str>,
+    ) -> Result<CreatedOtbTable, ApiError> {
+        let p = self
+            .tournaments
+            .otb_pairing((tid, round, table), secret)
+            .await?;
+        let preset = Rulebook::from_preset(p.preset).map_err(|e| ApiError::bad(e.to_string()))?;
+        let _turn = self.writes.lock().await;
+        let existing = self
+            .store
+            .otb_tables_of_tournament(tid)
+            .await
+            .map_err(|e| ApiError::storage(&e))?
+            .into_iter()
+            .find(|t| {
+                t.table.pairing.as_ref().map(|(_, r, n)| (u32_of(*r), u32_of(*n)))
+                    == Some((round, table))
+            });
+        if let Some(t) = existing {
+            let key = tournament_key(&p.organiser_hash, &t.table.id);
+            return Ok(CreatedOtbTable {
+                url: format!("/otb/{}#{key}", t.table.id),
+                id: t.table.id,
+                key,
+            });
+        }
+        let secs = |d: Duration| u32::try_from(d.as_secs()).unwrap_or(u32::MAX);
+        let req = CreateOtbTable {
+            rulebook: wire::wire_rulebook(preset),
+            base_seconds: secs(p.time_control.base).max(1),
+            increment_seconds: secs(p.time_control.increment),
+        };
+        let id = random_text(10)?;
+        let key = tournament_key(&p.organiser_hash, &id);
+        let pairing = Some((tid.to_owned(), i64::from(round), i64::from(table)));
+        self.insert(&req, id, key, pairing).await
     }
 }
 
@@ -317,6 +388,10 @@ pub(crate) fn router(service: Arc<Service>) -> Router {
         .route("/api/otb", post(create))
         .route("/api/otb/{id}", get(show))
         .route("/api/otb/{id}/events", post(events))
+        .route(
+            "/api/tournaments/{id}/rounds/{round}/tables/{table}/otb",
+            post(open_for_pairing),
+        )
         .with_state(service)
 }
 
@@ -329,7 +404,7 @@ async fn create(
     body: Result<Json<CreateOtbTable>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(req) = body?;
-    let created = svc.create(&req, None).await?;
+    let created = svc.create(&req).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
@@ -349,4 +424,18 @@ async fn events(
     let Path(id) = id?;
     let Json(req) = body?;
     Ok(Json(svc.post(&id, req).await?).into_response())
+}
+
+async fn open_for_pairing(
+    State(svc): Svc,
+    path: Result<Path<(String, u32, u32)>, PathRejection>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let Path((id, round, table)) = path?;
+    let secret = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    let created = svc.open_for_pairing((&id, round, table), secret).await?;
+    Ok(Json(created).into_response())
 }

@@ -1,0 +1,131 @@
+// The over-the-board clock page (issue 16) on a tablet (1024 × 768, touch): a table opened from
+// /otb, the four clocks pressed by tapping, claims and their decisions with the rulebook's
+// article as the server returns them:
+//
+// - minerva-2014: White A lets his flag fall; on board B White B falls after Black B: one clock
+//   of each team is down, and the draw is declared at once (M5.5), with no claim.
+// - knsb-1988: White A makes an illegal move and presses; Black A claims it; White A's clock is
+//   restarted to replace the move (K8C); he replaces it and presses again.
+// - uscf-scholastic-2006: Black A's flag falls while White A's own flag is still up; White A
+//   claims it and wins (U15a3), and the match is over (U7).
+//
+// Time controls of three seconds keep each table to a few seconds. Screenshots go to
+// e2e/artifacts/otb-*.png. Run by e2e/run.sh.
+
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const BASE = process.env.BUGHOUSE_URL ?? 'http://127.0.0.1:8080';
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
+const TABLET = { viewport: { width: 1024, height: 768 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 };
+
+let browser;
+const pageErrors = [];
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  assert.deepEqual(pageErrors, [], 'no script errors in any page');
+});
+
+/** A tablet page on a new table of `rulebook` with `seconds` per player. */
+async function openTable(rulebook, seconds) {
+  const context = await browser.newContext(TABLET);
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', err => pageErrors.push(`${rulebook}: ${err.message}`));
+  await page.goto(`${BASE}/otb`);
+  await page.getByTestId('otb-rulebook').selectOption(rulebook);
+  await page.getByTestId('otb-minutes').fill(String(seconds / 60));
+  await page.getByTestId('otb-create').tap();
+  await page.waitForURL(/\/otb\/[A-Za-z0-9]+#/);
+  await page.getByTestId('otb-start').waitFor();
+  return page;
+}
+
+const face = (page, seat) => page.getByTestId(`otb-face-${seat}`);
+const decision = (page, text) => page.locator('[data-testid=otb-decision]', { hasText: text }).waitFor();
+
+async function shot(page, name) {
+  await page.screenshot({ path: join(ARTIFACTS, `otb-${name}.png`), fullPage: true });
+}
+
+test('minerva-2014: one flag of each team down, the draw is declared at once (M5.5)', async () => {
+  const page = await openTable('minerva-2014', 3);
+  assert.match(await page.getByTestId('otb-start').innerText(), /Black players.*M6\.4/);
+  await page.getByTestId('otb-start').tap();
+  await decision(page, 'M6.4');
+  // Board B: White B and Black B move; board A: White A thinks until his flag falls.
+  await face(page, 'WhiteB').tap();
+  await face(page, 'BlackB').tap();
+  await page.waitForFunction(() => document.querySelector('[data-testid=otb-face-WhiteA]')?.classList.contains('flag'));
+  await shot(page, 'minerva-one-flag');
+  // No claim: as soon as White B's flag falls too, the draw is declared.
+  await decision(page, 'M5.5');
+  const text = await page.getByTestId('otb-decision').innerText();
+  assert.match(text, /Both games are drawn/);
+  assert.match(text, /Match drawn/);
+  await page.getByTestId('otb-result').filter({ hasText: '1/2-1/2' }).waitFor();
+  const record = await page.getByTestId('otb-record').innerText();
+  assert.match(record, /White A’s flag fell/);
+  assert.match(record, /White B’s flag fell/);
+  await shot(page, 'minerva-both-teams-flag');
+  await page.context().close();
+});
+
+test('knsb-1988: an illegal move claimed, the offender’s clock restarted, the move replaced (K8C)', async () => {
+  const page = await openTable('knsb-1988', 60);
+  await page.getByTestId('otb-start').tap();
+  await decision(page, 'K1E');
+  // White A makes an illegal move and presses his clock.
+  await face(page, 'WhiteA').tap();
+  await page.waitForFunction(() => document.querySelector('[data-testid=otb-face-BlackA]')?.classList.contains('running'));
+  // Black A claims before moving.
+  await page.getByTestId('otb-claimant-BlackA').tap();
+  await page.getByTestId('otb-claim-illegal_move').tap();
+  await decision(page, 'K8C');
+  assert.match(await page.getByTestId('otb-decision').innerText(), /White A’s clock is restarted/);
+  await page.waitForFunction(() => document.querySelector('[data-testid=otb-face-WhiteA]')?.classList.contains('running'));
+  assert.equal(await face(page, 'BlackA').isDisabled(), true, 'Black A waits for the replacement');
+  await shot(page, 'knsb-illegal-move');
+  // White A replaces the move and presses: Black A is on move again.
+  await face(page, 'WhiteA').tap();
+  await page.waitForFunction(() => document.querySelector('[data-testid=otb-face-BlackA]')?.classList.contains('running'));
+  // A second illegal move: the same decision, and the arbiter may forfeit (K8F).
+  await page.getByTestId('otb-claim-illegal_move').tap();
+  await decision(page, 'K8F');
+  await shot(page, 'knsb-replaced');
+  await page.context().close();
+});
+
+test('uscf-scholastic-2006: a flag claim while the claimant’s own flag is up wins (U15a3)', async () => {
+  const page = await openTable('uscf-scholastic-2006', 3);
+  await page.getByTestId('otb-start').tap();
+  await decision(page, 'U6');
+  await face(page, 'WhiteA').tap();
+  // Black A thinks until his flag falls; White A still has time.
+  await page.waitForFunction(() => document.querySelector('[data-testid=otb-face-BlackA]')?.classList.contains('flag'));
+  assert.equal(await face(page, 'WhiteA').evaluate(el => el.classList.contains('flag')), false);
+  await page.getByTestId('otb-claimant-WhiteA').tap();
+  await page.getByTestId('otb-claim-flag').tap();
+  await decision(page, 'U15a3');
+  const text = await page.getByTestId('otb-decision').innerText();
+  assert.match(text, /White A wins board A/);
+  assert.match(text, /U7/);
+  await page.getByTestId('otb-result').filter({ hasText: '1-0' }).waitFor();
+  await shot(page, 'uscf-flag-claim');
+  await page.context().close();
+});
