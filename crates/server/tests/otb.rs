@@ -145,7 +145,9 @@ async fn a_tournament_pairing_played_over_the_board() {
     let body = json!({"name": "Club cup", "preset": "knsb-1988", "format": "round-robin",
                       "time_control": "1+0", "seed": 3})
     .to_string();
-    let created = http(addr, "POST", "/api/tournaments", &[], Some(&body)).await.json();
+    let created = http(addr, "POST", "/api/tournaments", &[], Some(&body))
+        .await
+        .json();
     let tid = created["tournament_id"].as_str().unwrap().to_owned();
     let auth = format!("Bearer {}", created["organiser_secret"].as_str().unwrap());
     let org = |method: &'static str, path: String, body: Value| {
@@ -164,7 +166,14 @@ async fn a_tournament_pairing_played_over_the_board() {
 
     // Without the secret, no table; a table that does not exist, 404.
     let path = "/rounds/1/tables/1/otb".to_owned();
-    let anonymous = http(addr, "POST", &format!("/api/tournaments/{tid}{path}"), &[], None).await;
+    let anonymous = http(
+        addr,
+        "POST",
+        &format!("/api/tournaments/{tid}{path}"),
+        &[],
+        None,
+    )
+    .await;
     assert_eq!(anonymous.status, 401, "{}", anonymous.body);
     let missing = org("POST", "/rounds/1/tables/9/otb".into(), json!({})).await;
     assert_eq!(missing.status, 404, "{}", missing.body);
@@ -174,8 +183,13 @@ async fn a_tournament_pairing_played_over_the_board() {
     let table = opened.json();
     let again = org("POST", path, json!({})).await.json();
     assert_eq!(again, table, "the same table and key when asked again");
-    let (id, key) = (table["id"].as_str().unwrap(), table["key"].as_str().unwrap());
-    let view = http(addr, "GET", &format!("/api/otb/{id}"), &[], None).await.json();
+    let (id, key) = (
+        table["id"].as_str().unwrap(),
+        table["key"].as_str().unwrap(),
+    );
+    let view = http(addr, "GET", &format!("/api/otb/{id}"), &[], None)
+        .await
+        .json();
     assert_eq!(view["rulebook"], "knsb-1988");
     assert_eq!(view["base_ms"], 60_000);
     assert_eq!(view["pairing"]["round"], 1);

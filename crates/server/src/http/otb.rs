@@ -218,7 +218,10 @@ impl Service {
             .map_err(|e| ApiError::storage(&e))?
             .into_iter()
             .find(|t| {
-                t.table.pairing.as_ref().map(|(_, r, n)| (u32_of(*r), u32_of(*n)))
+                t.table
+                    .pairing
+                    .as_ref()
+                    .map(|(_, r, n)| (u32_of(*r), u32_of(*n)))
                     == Some((round, table))
             });
         if let Some(t) = existing {
