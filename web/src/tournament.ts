@@ -349,8 +349,32 @@ class PublicPage {
       h('section', { class: 'standings-section' }, h('h3', {}, t.finished ? 'Final standings' : 'Standings'), standingsTable(t)),
       this.print ? null : exportsLine(t),
       rounds.map(r => roundSection(t, r, undefined, false)),
+      this.print ? this.tableClocks(t) : null,
       h('section', { class: 'teams-section' }, h('h3', {}, 'Teams'), teamsTable(t)),
     );
+  }
+
+  /** On the organiser's printed pairings (this browser holds the secret): a QR code per open
+   * table of the last round, for the arbiter to run that table's clock over the board. */
+  private tableClocks(t: TournamentView): HTMLElement | null {
+    const secret = storageGet(secretKey(this.id));
+    const last = t.rounds[t.rounds.length - 1];
+    if (!secret || !last) return null;
+    const open = last.pairings.filter(p => !p.result && !p.match_id);
+    if (open.length === 0) return null;
+    const cells = open.map(p => {
+      const holder = h('div', { class: 'otb-qr' }, '…');
+      const path = `/api/tournaments/${encodeURIComponent(this.id)}/rounds/${last.number}/tables/${p.table}/otb.svg`;
+      void fetch(path, { headers: { authorization: `Bearer ${secret}` } })
+        .then(async res => {
+          if (!res.ok) throw new Error(await errorOf(res));
+          const svg = new DOMParser().parseFromString(await res.text(), 'image/svg+xml').documentElement;
+          holder.replaceChildren(document.importNode(svg, true));
+        })
+        .catch(err => holder.replaceChildren(message(err)));
+      return h('figure', { class: 'otb-table-clock' }, holder, h('figcaption', {}, `Round ${last.number}, table ${p.table}: ${p.home_name} – ${p.away_name}`));
+    });
+    return h('section', { class: 'otb-clocks' }, h('h3', {}, 'Table clocks (over the board)'), h('div', { class: 'otb-qr-grid' }, cells));
   }
 }
 

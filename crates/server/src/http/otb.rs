@@ -395,6 +395,10 @@ pub(crate) fn router(service: Arc<Service>) -> Router {
             "/api/tournaments/{id}/rounds/{round}/tables/{table}/otb",
             post(open_for_pairing),
         )
+        .route(
+            "/api/tournaments/{id}/rounds/{round}/tables/{table}/otb.svg",
+            get(pairing_qr),
+        )
         .with_state(service)
 }
 
@@ -429,16 +433,59 @@ async fn events(
     Ok(Json(svc.post(&id, req).await?).into_response())
 }
 
+/// The organiser secret of `Authorization: Bearer SECRET`, if any.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+}
+
 async fn open_for_pairing(
     State(svc): Svc,
     path: Result<Path<(String, u32, u32)>, PathRejection>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let Path((id, round, table)) = path?;
-    let secret = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    let created = svc.open_for_pairing((&id, round, table), secret).await?;
+    let created = svc
+        .open_for_pairing((&id, round, table), bearer(&headers))
+        .await?;
     Ok(Json(created).into_response())
+}
+
+/// A QR code (SVG) of the pairing's table page with its key, for the organiser's printed
+/// pairings: the arbiter at the table scans it to run the clock. The address is this server's
+/// as the request names it (`Host`, and `X-Forwarded-Proto` behind a proxy).
+async fn pairing_qr(
+    State(svc): Svc,
+    path: Result<Path<(String, u32, u32)>, PathRejection>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let Path((id, round, table)) = path?;
+    let created = svc
+        .open_for_pairing((&id, round, table), bearer(&headers))
+        .await?;
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .filter(|h| h.chars().all(|c| c.is_ascii_alphanumeric() || ".:-[]".contains(c)))
+        .ok_or_else(|| ApiError::bad("the request names no host"))?;
+    let scheme = match headers.get("x-forwarded-proto").and_then(|v| v.to_str().ok()) {
+        Some("https") => "https",
+        _ => "http",
+    };
+    let url = format!("{scheme}://{host}{}", created.url);
+    let code = qrcode::QrCode::new(url.as_bytes()).map_err(|e| ApiError::bad(e.to_string()))?;
+    let svg = code
+        .render::<qrcode::render::svg::Color<'_>>()
+        .min_dimensions(160, 160)
+        .build();
+    Ok((
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        svg,
+    )
+        .into_response())
 }
