@@ -93,6 +93,10 @@ class TablePage {
   }
 
   begin(): void {
+    // The page opens again offline once loaded (web/public/otb-sw.js).
+    if ('serviceWorker' in navigator) {
+      navigator.serviceWorker.register('/otb-sw.js', { scope: '/otb' }).catch(() => undefined);
+    }
     this.layout();
     void this.refresh();
     setInterval(() => this.tick(), 100);
@@ -105,14 +109,22 @@ class TablePage {
       const r = await fetch(`/api/otb/${this.id}`);
       const body = await r.json();
       if (!r.ok) return toast(body.message ?? 'no such table');
-      this.view = body as OtbTableView;
+      this.setView(body as OtbTableView);
       this.offline = false;
       this.draw();
       void this.flush();
     } catch {
+      // Offline: the last answer kept here, with the events made since, runs the clock.
+      const kept = storageGet(`otb-view-${this.id}`);
+      if (kept && !this.view) this.view = JSON.parse(kept) as OtbTableView;
       this.offline = true;
       this.draw();
     }
+  }
+
+  private setView(view: OtbTableView): void {
+    this.view = view;
+    storageSet(`otb-view-${this.id}`, JSON.stringify(view));
   }
 
   private send(event: OtbEvent): void {
@@ -143,7 +155,7 @@ class TablePage {
         const done = new Set<number>([...view.applied, ...view.rejected.map((x) => x.id)]);
         for (const x of view.rejected) toast(x.error);
         this.pending = this.pending.filter((p) => !done.has(p.id));
-        this.view = view;
+        this.setView(view);
       }
       storageSet(`otb-outbox-${this.id}`, JSON.stringify(this.pending));
     } catch {

@@ -131,6 +131,10 @@ async fn a_knsb_table_with_an_illegal_move_claim_and_a_flag() {
     assert_eq!(shown["result"], "0-1");
     let page = http(server.addr, "GET", &format!("/otb/{id}"), &[], None).await;
     assert_eq!(page.status, 200);
+    let worker = http(server.addr, "GET", "/otb-sw.js", &[], None).await;
+    assert_eq!(worker.status, 200);
+    assert!(worker.header("content-type").unwrap_or_default().contains("javascript"));
+    assert!(worker.body.contains("addEventListener('fetch'"));
     server.abort();
 }
 

@@ -388,6 +388,7 @@ pub(crate) fn router(service: Arc<Service>) -> Router {
     Router::new()
         .route("/otb", get(page))
         .route("/otb/{id}", get(page))
+        .route("/otb-sw.js", get(service_worker))
         .route("/api/otb", post(create))
         .route("/api/otb/{id}", get(show))
         .route("/api/otb/{id}/events", post(events))
@@ -404,6 +405,11 @@ pub(crate) fn router(service: Arc<Service>) -> Router {
 
 async fn page() -> Response {
     crate::assets::file("index.html")
+}
+
+/// The service worker that keeps the page for offline use (`web/public/otb-sw.js`).
+async fn service_worker() -> Response {
+    crate::assets::file("otb-sw.js")
 }
 
 async fn create(
