@@ -9,6 +9,11 @@
 // - uscf-scholastic-2006: Black A's flag falls while White A's own flag is still up; White A
 //   claims it and wins (U15a3), and the match is over (U7).
 //
+// - offline (fide): the table page loaded once, the network goes; the players press on, the page
+//   is reloaded without the network (the service worker keeps it, the last answer and the
+//   events made since run the clock), a claim waits for the network; when it is back, every
+//   event reaches the server once and the claim is decided (F4.2).
+//
 // Time controls of three seconds keep each table to a few seconds. Screenshots go to
 // e2e/artifacts/otb-*.png. Run by e2e/run.sh.
 
@@ -128,4 +133,35 @@ test('uscf-scholastic-2006: a flag claim while the claimant’s own flag is up w
   await page.getByTestId('otb-result').filter({ hasText: '1-0' }).waitFor();
   await shot(page, 'uscf-flag-claim');
   await page.context().close();
+});
+
+test('offline: the page reloads without the network, events wait and are sent once it is back', async () => {
+  const page = await openTable('fide', 60);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  // Reload once online so that the service worker, now active, keeps the page.
+  await page.reload();
+  await page.getByTestId('otb-start').tap();
+  await decision(page, 'F3.1');
+  const context = page.context();
+  await context.setOffline(true);
+  await face(page, 'WhiteA').tap();
+  await face(page, 'WhiteB').tap();
+  await page.reload();
+  await page.getByTestId('otb-status').filter({ hasText: 'offline' }).waitFor();
+  // The clock runs from what the page kept: Black A and Black B are on move.
+  await page.waitForFunction(() => document.querySelector('[data-testid=otb-face-BlackA]')?.classList.contains('running'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=otb-face-BlackB]')?.classList.contains('running'));
+  await page.getByTestId('otb-claimant-BlackA').tap();
+  await page.getByTestId('otb-claim-illegal_move').tap();
+  await page.getByTestId('otb-status').filter({ hasText: 'claims need the network' }).waitFor();
+  await shot(page, 'offline');
+  await context.setOffline(false);
+  await decision(page, 'F4.2');
+  assert.match(await page.getByTestId('otb-decision').innerText(), /Black A wins board A/);
+  const id = new URL(page.url()).pathname.split('/').pop();
+  const view = await (await fetch(`${BASE}/api/otb/${id}`)).json();
+  const presses = view.record.filter(e => e.event?.type === 'press').map(e => e.event.seat);
+  assert.deepEqual(presses, ['WhiteA', 'WhiteB'], 'each press once');
+  await shot(page, 'back-online');
+  await context.close();
 });
