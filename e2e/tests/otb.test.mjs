@@ -109,6 +109,16 @@ test('knsb-1988: an illegal move claimed, the offender’s clock restarted, the 
   // White A replaces the move and presses: Black A is on move again.
   await face(page, 'WhiteA').tap();
   await page.waitForFunction(() => document.querySelector('[data-testid=otb-face-BlackA]')?.classList.contains('running'));
+  // The scorer enters moves; an illegal one (K5A: a drop may not check; here simply a king
+  // move through pieces) is refused by the engine and not listed.
+  await page.getByTestId('otb-move-A').fill('e4');
+  await page.getByTestId('otb-enter-A').tap();
+  await page.getByTestId('otb-moves-A').filter({ hasText: '1. e4' }).waitFor();
+  await page.getByTestId('otb-move-A').fill('Ke7');
+  await page.getByTestId('otb-enter-A').tap();
+  await page.getByTestId('otb-move-A').fill('e5');
+  await page.getByTestId('otb-enter-A').tap();
+  await page.getByTestId('otb-moves-A').filter({ hasText: '1. e4 e5' }).waitFor();
   // A second illegal move: the same decision, and the arbiter may forfeit (K8F).
   await page.getByTestId('otb-claim-illegal_move').tap();
   await decision(page, 'K8F');

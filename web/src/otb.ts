@@ -208,6 +208,7 @@ class TablePage {
       decision: h('div', { class: 'otb-decision', 'data-testid': 'otb-decision', 'aria-live': 'polite' }),
       controls: h('div', { class: 'otb-controls' }),
       claims: h('div', { class: 'otb-claims' }),
+      sheet: h('div', { class: 'otb-sheet' }),
       record: h('ol', { class: 'otb-record', 'data-testid': 'otb-record' }),
     };
     fill(
@@ -220,6 +221,8 @@ class TablePage {
         this.panels.decision,
         this.panels.controls,
         this.panels.claims,
+        h('h3', {}, 'Scoresheet (optional)'),
+        this.panels.sheet,
         h('h3', {}, 'Record'),
         this.panels.record,
       ),
@@ -248,6 +251,7 @@ class TablePage {
     this.drawDecision(v);
     this.drawControls(v, c);
     this.drawClaims(v);
+    this.drawSheet(v);
     this.drawRecord(v);
     this.tick();
   }
@@ -375,10 +379,42 @@ class TablePage {
     this.send({ type: 'claim', claim });
   }
 
+  /** Both boards' moves, and a field per board for the next one (SAN or UCI, drops `N@f3`):
+   * the server checks it with the rules engine and refuses an illegal one. */
+  private drawSheet(v: OtbTableView): void {
+    const sheet = this.panels.sheet!;
+    if (sheet.contains(document.activeElement)) return; // do not disturb a scorer typing
+    const boards = (['A', 'B'] as const).map((b) => {
+      const moves = v.moves.filter((m) => m.seat.endsWith(b));
+      const queued = this.pending.filter((p) => p.event.type === 'move' && p.event.seat.endsWith(b)).length;
+      const white = (moves.length + queued) % 2 === 0;
+      const seat = `${white ? 'White' : 'Black'}${b}` as SeatName;
+      const text = moves.map((m) => (m.seat.startsWith('White') ? `${m.number}. ${m.san}` : m.san)).join(' ');
+      const input = h('input', { type: 'text', maxlength: 12, size: 8, autocomplete: 'off', 'aria-label': `board ${b} move`, 'data-testid': `otb-move-${b}`, placeholder: `${seatLabel(seat)}…` });
+      const enter = (): void => {
+        const t = input.value.trim();
+        if (!t) return;
+        input.value = '';
+        this.send({ type: 'move', seat, text: t });
+      };
+      input.addEventListener('keydown', (e) => {
+        if ((e as KeyboardEvent).key === 'Enter') enter();
+      });
+      return h(
+        'div',
+        { class: 'otb-sheet-board' },
+        h('strong', {}, `Board ${b}: `),
+        h('span', { 'data-testid': `otb-moves-${b}` }, text || '—'),
+        h('div', {}, input, h('button', { 'data-testid': `otb-enter-${b}`, onclick: enter }, 'Enter move')),
+      );
+    });
+    fill(sheet, boards);
+  }
+
   private drawRecord(v: OtbTableView): void {
     const t0 = v.record[0]?.at_ms ?? 0;
     const rows = v.record
-      .filter((e) => e.event?.type !== 'press' || e.decisions.length > 0)
+      .filter((e) => (e.event?.type !== 'press' && e.event?.type !== 'move') || e.decisions.length > 0)
       .map((e) =>
         h(
           'li',

@@ -143,6 +143,8 @@ export function eventText(e: OtbEvent): string {
       return 'Resume';
     case 'observe':
       return 'Clock seen';
+    case 'move':
+      return `${seatLabel(e.seat)} ${e.text}`;
     case 'ruling':
       return `Arbiter’s ruling on board ${e.board}: ${e.ruling}`;
     case 'forfeit':

@@ -292,7 +292,7 @@ wire_enum!(
 );
 
 /// Something that happened at the table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum OtbEvent {
     /// The Black players start both clocks.
@@ -327,10 +327,18 @@ pub enum OtbEvent {
         /// Whether he finds the illegal move deliberate.
         deliberate: bool,
     },
+    /// The scorer enters a move on the scoresheet: SAN (`Nf3`, `N@f3`, `exd5`) or UCI (`g1f3`);
+    /// in the record, the move's UCI. At most 12 characters.
+    Move {
+        /// Who moved.
+        seat: SeatName,
+        /// The move as entered.
+        text: String,
+    },
 }
 
 /// One event as the page sends it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct OtbEventItem {
     /// The page's id of the event (a random integer below 2^53): the same id sent again is not
@@ -553,6 +561,21 @@ pub struct OtbTableView {
     pub applied: Vec<u64>,
     /// Posted events the table refused (a press out of turn, a time before the last), with why.
     pub rejected: Vec<OtbRejected>,
+    /// The scoresheet's moves, in the order entered (empty when nobody keeps one).
+    pub moves: Vec<OtbSheetMove>,
+}
+
+/// A move on the scoresheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct OtbSheetMove {
+    /// Who moved.
+    pub seat: SeatName,
+    /// That board's move number.
+    pub number: u32,
+    /// The move in SAN, with `+` or `#`.
+    pub san: String,
+    /// The table clock's time it was entered.
+    pub at_ms: u64,
 }
 
 /// A posted event the table refused.

@@ -208,6 +208,7 @@ pub fn bindings() -> Vec<Binding> {
         .decl::<OtbPairing>()
         .decl::<OtbTableView>()
         .decl::<OtbRejected>()
+        .decl::<OtbSheetMove>()
         .done("otb.ts");
     vec![protocol, tournament, lobby, otb]
 }

@@ -59,9 +59,33 @@ async fn a_knsb_table_with_an_illegal_move_claim_and_a_flag() {
     assert_eq!(v["clocks"][0]["running"], true, "{}", v["clocks"]);
     assert_eq!(v["illegal_moves"], json!([1, 0, 0, 0]));
 
+    // The scoresheet: moves checked by the rules engine; an illegal one is refused.
+    let sheet = post_events(
+        addr,
+        &id,
+        &key,
+        json!([
+            {"id": 40, "at_ms": 4600, "event": {"type": "move", "seat": "WhiteA", "text": "e4"}},
+            {"id": 41, "at_ms": 4700, "event": {"type": "move", "seat": "BlackA", "text": "e5"}},
+            {"id": 42, "at_ms": 4800, "event": {"type": "move", "seat": "WhiteA", "text": "Ke3"}},
+            {"id": 43, "at_ms": 4900, "event": {"type": "move", "seat": "WhiteA", "text": "g1f3"}},
+        ]),
+    )
+    .await
+    .json();
+    assert_eq!(sheet["applied"], json!([40, 41, 43]), "{sheet}");
+    assert_eq!(sheet["rejected"][0]["id"], 42);
+    let sans: Vec<&str> = sheet["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap())
+        .collect();
+    assert_eq!(sans, ["e4", "e5", "Nf3"]);
+
     // The same events again (a page that lost the answer): nothing applied twice.
     let again = post_events(addr, &id, &key, events).await.json();
-    assert_eq!(again["record"].as_array().unwrap().len(), 3);
+    assert_eq!(again["record"].as_array().unwrap().len(), 6);
     assert_eq!(again["applied"], json!([1, 2, 3]));
 
     // A wrong key, a bad body, an unknown table.
@@ -133,7 +157,10 @@ async fn a_knsb_table_with_an_illegal_move_claim_and_a_flag() {
     assert_eq!(page.status, 200);
     let worker = http(server.addr, "GET", "/otb-sw.js", &[], None).await;
     assert_eq!(worker.status, 200);
-    assert!(worker.header("content-type").unwrap_or_default().contains("javascript"));
+    assert!(worker
+        .header("content-type")
+        .unwrap_or_default()
+        .contains("javascript"));
     assert!(worker.body.contains("addEventListener('fetch'"));
     server.abort();
 }

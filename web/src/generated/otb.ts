@@ -181,6 +181,13 @@ export type OtbEvent =
     seat: SeatName,
     /** Whether he finds the illegal move deliberate. */
     deliberate: boolean,
+  }
+  | {
+    "type": "move",
+    /** Who moved. */
+    seat: SeatName,
+    /** The move as entered. */
+    text: string,
   };
 
 /** One event as the page sends it. */
@@ -367,6 +374,8 @@ export type OtbTableView = {
   applied: Array<number>,
   /** Posted events the table refused (a press out of turn, a time before the last), with why. */
   rejected: Array<OtbRejected>,
+  /** The scoresheet's moves, in the order entered (empty when nobody keeps one). */
+  moves: Array<OtbSheetMove>,
 };
 
 /** A posted event the table refused. */
@@ -375,4 +384,16 @@ export type OtbRejected = {
   id: number,
   /** Why, in words. */
   error: string,
+};
+
+/** A move on the scoresheet. */
+export type OtbSheetMove = {
+  /** Who moved. */
+  seat: SeatName,
+  /** That board's move number. */
+  number: number,
+  /** The move in SAN, with `+` or `#`. */
+  san: string,
+  /** The table clock's time it was entered. */
+  at_ms: number,
 };

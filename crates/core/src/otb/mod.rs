@@ -6,6 +6,7 @@
 //! - [`decide()`](decide::decide): the article and the [`Consequence`] of a claim, from the
 //!   facts the table knows and, when the moves were entered, the rules engine's answers
 //!   ([`EngineFacts`]).
+//! - [`Scoresheet`]: the moves of both boards when a scorer enters them, checked by the engine.
 //! - [`Table`]: applies events in order, carries out the decisions and keeps the record.
 //!
 //! Pure: no I/O, and time is passed in with every event.
@@ -14,6 +15,7 @@ mod article;
 mod claim;
 mod clock;
 pub mod decide;
+mod scoresheet;
 mod table;
 
 pub use article::{Article, NotABughouseRulebook, Rulebook};
@@ -22,4 +24,5 @@ pub use claim::{
 };
 pub use clock::{ClockError, TableClock};
 pub use decide::{EngineFacts, Facts};
+pub use scoresheet::{Scoresheet, ScoresheetError, SheetMove};
 pub use table::{Entry, EntryKind, Event, Table, TableError, TableGameEnd};

@@ -11,6 +11,8 @@ use super::article::{Article, Rulebook};
 use super::claim::{Claim, Consequence, Decision, Ruling};
 use super::clock::{ClockError, TableClock};
 use super::decide::{self, EngineFacts, Facts};
+use super::scoresheet::{Scoresheet, ScoresheetError};
+use crate::types::Move;
 
 /// Something that happened at the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -42,6 +44,8 @@ pub enum Event {
     },
     /// Nothing but the time: lets the table see flags fall (M5.5 is declared at once).
     Observe,
+    /// The scorer enters a move of `seat` on the scoresheet.
+    Move(Seat, Move),
 }
 
 /// What an entry of the record is.
@@ -76,11 +80,14 @@ pub struct TableGameEnd {
 }
 
 /// Why the table refused an event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
     /// The clocks refused it.
     #[error(transparent)]
     Clock(#[from] ClockError),
+    /// The scoresheet refused the move.
+    #[error(transparent)]
+    Scoresheet(#[from] ScoresheetError),
     /// The match is over.
     #[error("the match is over")]
     MatchOver,
@@ -114,6 +121,7 @@ pub struct Table {
     result: Option<MatchResult>,
     illegal_moves: [u32; 4],
     record: Vec<Entry>,
+    sheet: Scoresheet,
 }
 
 impl Table {
@@ -126,7 +134,13 @@ impl Table {
             result: None,
             illegal_moves: [0; 4],
             record: Vec::new(),
+            sheet: Scoresheet::new(book.rules()),
         }
+    }
+
+    /// The scoresheet (empty unless a scorer enters moves).
+    pub fn scoresheet(&self) -> &Scoresheet {
+        &self.sheet
     }
 
     /// The rulebook.
@@ -197,8 +211,9 @@ impl Table {
         self.apply_with(event, at, None)
     }
 
-    /// Applies `event` at `at`; `engine` answers what the moves decide when they were entered.
-    /// Flags that fell before `at` are recorded first, each with its decisions (M5.5).
+    /// Applies `event` at `at`; `engine` answers what the moves decide (by default the table's
+    /// own scoresheet, once a move was entered). Flags that fell before `at` are recorded first,
+    /// each with its decisions (M5.5).
     ///
     /// # Errors
     ///
@@ -228,8 +243,14 @@ impl Table {
             }
             Event::Pause => probe.pause(at)?,
             Event::Resume => probe.resume(at)?,
+            Event::Move(seat, mv) => {
+                let mut sheet = self.sheet.clone();
+                sheet.enter(seat, mv, at)?;
+            }
             Event::Claim(_) | Event::Ruling { .. } | Event::Forfeit { .. } | Event::Observe => {}
         }
+        let own = (engine.is_none() && !self.sheet.is_empty()).then(|| self.sheet.facts());
+        let engine = engine.or(own.as_ref());
         let first_new = self.record.len();
         self.observe(at)?;
         if event == Event::Observe {
@@ -275,6 +296,10 @@ impl Table {
                 )]
             }
             Event::Observe => Vec::new(),
+            Event::Move(seat, mv) => {
+                self.sheet.enter(seat, mv, at)?;
+                Vec::new()
+            }
             Event::Claim(claim) => {
                 let decisions = decide::decide(claim, &self.facts(engine));
                 self.carry_out(&decisions, Some(claim), at)

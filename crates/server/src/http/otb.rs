@@ -146,7 +146,9 @@ impl Service {
                 applied.push(item.id);
                 continue;
             }
-            match table.apply(wire::event(item.event), Duration::from_millis(item.at_ms)) {
+            let at = Duration::from_millis(item.at_ms);
+            let applied_now = wire::event(&item.event, &table).and_then(|e| table.apply(e, at));
+            match applied_now {
                 Ok(_) => {
                     applied.push(item.id);
                     new.push(StoredOtbEvent {
@@ -289,7 +291,7 @@ fn replay(stored: &StoredOtbTable) -> Result<Table, ApiError> {
             continue;
         };
         let at = Duration::from_millis(u64::try_from(e.at_ms).unwrap_or(0));
-        if let Err(err) = table.apply(wire::event(event), at) {
+        if let Err(err) = wire::event(&event, &table).and_then(|ev| table.apply(ev, at)) {
             // Accepted once, so refused now only if the rules changed since: keep going.
             tracing::warn!(table = %stored.table.id, seq = e.seq, "event refused on replay: {err}");
         }
@@ -341,6 +343,7 @@ fn view(
         record: wire::record(table),
         applied,
         rejected,
+        moves: wire::moves(table),
     }
 }
 
@@ -474,9 +477,15 @@ async fn pairing_qr(
     let host = headers
         .get(header::HOST)
         .and_then(|v| v.to_str().ok())
-        .filter(|h| h.chars().all(|c| c.is_ascii_alphanumeric() || ".:-[]".contains(c)))
+        .filter(|h| {
+            h.chars()
+                .all(|c| c.is_ascii_alphanumeric() || ".:-[]".contains(c))
+        })
         .ok_or_else(|| ApiError::bad("the request names no host"))?;
-    let scheme = match headers.get("x-forwarded-proto").and_then(|v| v.to_str().ok()) {
+    let scheme = match headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+    {
         Some("https") => "https",
         _ => "http",
     };

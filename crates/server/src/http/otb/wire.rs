@@ -5,13 +5,13 @@ use std::time::Duration;
 
 use bughouse_core::otb::{
     Article, CapturedPiece, Claim, Consequence, Decision, EntryKind, Event, PieceBack, Refusal,
-    Rulebook, Ruling, SetupFault, Table,
+    Rulebook, Ruling, ScoresheetError, SetupFault, Table, TableError,
 };
 use bughouse_core::{BoardId, Color, MatchResult, Role, Score, Seat, Team};
 use bughouse_protocol::otb::{
     CapturedInfo, OtbArticle, OtbClaim, OtbClockFace, OtbConsequence, OtbDecision, OtbEntry,
     OtbEvent, OtbGame, OtbGameResult, OtbMatchResult, OtbRefusal, OtbRulebook, OtbRuling,
-    PieceBackFrom, SetupFault as WireFault,
+    OtbSheetMove, PieceBackFrom, SetupFault as WireFault,
 };
 use bughouse_protocol::{BoardName, Piece, SeatName};
 
@@ -125,9 +125,20 @@ fn claim(c: OtbClaim) -> Claim {
     }
 }
 
-/// The core event of a wire event.
-pub(super) fn event(e: OtbEvent) -> Event {
-    match e {
+/// The core event of a wire event; a scoresheet move is read in `table`'s position.
+pub(super) fn event(e: &OtbEvent, table: &Table) -> Result<Event, TableError> {
+    Ok(match e.clone() {
+        OtbEvent::Move { seat: s, text } => {
+            if text.len() > 12 {
+                return Err(TableError::Scoresheet(ScoresheetError::Illegal {
+                    seat: seat(s),
+                    text: text.chars().take(12).collect(),
+                    reason: "too long".to_owned(),
+                }));
+            }
+            let mv = table.scoresheet().parse(seat(s), &text)?;
+            Event::Move(seat(s), mv)
+        }
         OtbEvent::Start => Event::Start,
         OtbEvent::Press { seat: s } => Event::Press(seat(s)),
         OtbEvent::Pause => Event::Pause,
@@ -150,7 +161,7 @@ pub(super) fn event(e: OtbEvent) -> Event {
             seat: seat(s),
             deliberate,
         },
-    }
+    })
 }
 
 fn wire_event(e: Event) -> OtbEvent {
@@ -179,6 +190,10 @@ fn wire_event(e: Event) -> OtbEvent {
         } => OtbEvent::Forfeit {
             seat: seat_of(s),
             deliberate,
+        },
+        Event::Move(s, mv) => OtbEvent::Move {
+            seat: seat_of(s),
+            text: mv.to_string(),
         },
     }
 }
@@ -370,6 +385,21 @@ pub(super) fn games(table: &Table) -> Vec<OtbGame> {
                 result: end.map(|e| game_result(e.score)),
                 article: end.map(|e| article(e.article)),
             }
+        })
+        .collect()
+}
+
+/// The scoresheet's moves.
+pub(super) fn moves(table: &Table) -> Vec<OtbSheetMove> {
+    table
+        .scoresheet()
+        .moves()
+        .iter()
+        .map(|m| OtbSheetMove {
+            seat: seat_name(m.seat),
+            number: m.number,
+            san: m.san.clone(),
+            at_ms: millis(m.at),
         })
         .collect()
 }
