@@ -109,8 +109,8 @@ test('knsb-1988: an illegal move claimed, the offender’s clock restarted, the 
   // White A replaces the move and presses: Black A is on move again.
   await face(page, 'WhiteA').tap();
   await page.waitForFunction(() => document.querySelector('[data-testid=otb-face-BlackA]')?.classList.contains('running'));
-  // The scorer enters moves; an illegal one (K5A: a drop may not check; here simply a king
-  // move through pieces) is refused by the engine and not listed.
+  // The scorer enters moves; an illegal one (Black's king onto his own pawn) is refused by the
+  // engine and not listed.
   await page.getByTestId('otb-move-A').fill('e4');
   await page.getByTestId('otb-enter-A').tap();
   await page.getByTestId('otb-moves-A').filter({ hasText: '1. e4' }).waitFor();

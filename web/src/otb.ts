@@ -383,7 +383,10 @@ class TablePage {
    * the server checks it with the rules engine and refuses an illegal one. */
   private drawSheet(v: OtbTableView): void {
     const sheet = this.panels.sheet!;
-    if (sheet.contains(document.activeElement)) return; // do not disturb a scorer typing
+    const active = document.activeElement;
+    // Do not disturb a scorer typing; give the field back its focus after the redraw.
+    if (active instanceof HTMLInputElement && sheet.contains(active) && active.value !== '') return;
+    const refocus = active instanceof HTMLElement && sheet.contains(active) ? active.dataset.testid?.replace('enter', 'move') : undefined;
     const boards = (['A', 'B'] as const).map((b) => {
       const moves = v.moves.filter((m) => m.seat.endsWith(b));
       const queued = this.pending.filter((p) => p.event.type === 'move' && p.event.seat.endsWith(b)).length;
@@ -409,6 +412,7 @@ class TablePage {
       );
     });
     fill(sheet, boards);
+    if (refocus) sheet.querySelector<HTMLInputElement>(`[data-testid=${refocus}]`)?.focus();
   }
 
   private drawRecord(v: OtbTableView): void {
