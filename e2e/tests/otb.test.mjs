@@ -116,6 +116,7 @@ test('knsb-1988: an illegal move claimed, the offender’s clock restarted, the 
   await page.getByTestId('otb-moves-A').filter({ hasText: '1. e4' }).waitFor();
   await page.getByTestId('otb-move-A').fill('Ke7');
   await page.getByTestId('otb-enter-A').tap();
+  await page.getByText(/"Ke7" is not a legal move for BlackA/).waitFor();
   await page.getByTestId('otb-move-A').fill('e5');
   await page.getByTestId('otb-enter-A').tap();
   await page.getByTestId('otb-moves-A').filter({ hasText: '1. e4 e5' }).waitFor();

@@ -387,18 +387,22 @@ class TablePage {
     // Do not disturb a scorer typing; give the field back its focus after the redraw.
     if (active instanceof HTMLInputElement && sheet.contains(active) && active.value !== '') return;
     const refocus = active instanceof HTMLElement && sheet.contains(active) ? active.dataset.testid?.replace('enter', 'move') : undefined;
+    // The side to move on a board: from the moves the server has and those still on their way.
+    const toMove = (b: 'A' | 'B'): SeatName => {
+      const known = (this.view ?? v).moves.filter((m) => m.seat.endsWith(b)).length;
+      const queued = this.pending.filter((p) => p.event.type === 'move' && p.event.seat.endsWith(b)).length;
+      return `${(known + queued) % 2 === 0 ? 'White' : 'Black'}${b}` as SeatName;
+    };
     const boards = (['A', 'B'] as const).map((b) => {
       const moves = v.moves.filter((m) => m.seat.endsWith(b));
-      const queued = this.pending.filter((p) => p.event.type === 'move' && p.event.seat.endsWith(b)).length;
-      const white = (moves.length + queued) % 2 === 0;
-      const seat = `${white ? 'White' : 'Black'}${b}` as SeatName;
+      const seat = toMove(b);
       const text = moves.map((m) => (m.seat.startsWith('White') ? `${m.number}. ${m.san}` : m.san)).join(' ');
       const input = h('input', { type: 'text', maxlength: 12, size: 8, autocomplete: 'off', 'aria-label': `board ${b} move`, 'data-testid': `otb-move-${b}`, placeholder: `${seatLabel(seat)}…` });
       const enter = (): void => {
         const t = input.value.trim();
         if (!t) return;
         input.value = '';
-        this.send({ type: 'move', seat, text: t });
+        this.send({ type: 'move', seat: toMove(b), text: t });
       };
       input.addEventListener('keydown', (e) => {
         if ((e as KeyboardEvent).key === 'Enter') enter();
