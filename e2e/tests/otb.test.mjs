@@ -5,7 +5,8 @@
 // - minerva-2014: White A lets his flag fall; on board B White B falls after Black B: one clock
 //   of each team is down, and the draw is declared at once (M5.5), with no claim.
 // - knsb-1988: White A makes an illegal move and presses; Black A claims it; White A's clock is
-//   restarted to replace the move (K8C); he replaces it and presses again.
+//   restarted to replace the move (K8C), also on a second device following the table; he
+//   replaces it and presses again; the scorer enters moves, an illegal one refused.
 // - uscf-scholastic-2006: Black A's flag falls while White A's own flag is still up; White A
 //   claims it and wins (U15a3), and the match is over (U7).
 //
@@ -93,6 +94,10 @@ test('minerva-2014: one flag of each team down, the draw is declared at once (M5
 
 test('knsb-1988: an illegal move claimed, the offender’s clock restarted, the move replaced (K8C)', async () => {
   const page = await openTable('knsb-1988', 60);
+  // A second device on the same table (the arbiter's phone): it follows without reloading.
+  const phone = await (await browser.newContext(TABLET)).newPage();
+  phone.on('pageerror', err => pageErrors.push(`phone: ${err.message}`));
+  await phone.goto(page.url());
   await page.getByTestId('otb-start').tap();
   await decision(page, 'K1E');
   // White A makes an illegal move and presses his clock.
@@ -103,6 +108,8 @@ test('knsb-1988: an illegal move claimed, the offender’s clock restarted, the 
   await page.getByTestId('otb-claim-illegal_move').tap();
   await decision(page, 'K8C');
   assert.match(await page.getByTestId('otb-decision').innerText(), /White A’s clock is restarted/);
+  await phone.locator('[data-testid=otb-decision]', { hasText: 'K8C' }).waitFor();
+  await phone.context().close();
   await page.waitForFunction(() => document.querySelector('[data-testid=otb-face-WhiteA]')?.classList.contains('running'));
   assert.equal(await face(page, 'BlackA').isDisabled(), true, 'Black A waits for the replacement');
   await shot(page, 'knsb-illegal-move');

@@ -135,8 +135,29 @@ class TablePage {
     void this.flush();
   }
 
+  /** With nothing to send, asks for the table again, so that a second device (a phone per
+   * board, the arbiter's) sees the other's presses and claims; redraws only on a change. */
+  private async poll(): Promise<void> {
+    if (this.sending || this.pending.length > 0 || !this.view) return;
+    try {
+      const r = await fetch(`/api/otb/${this.id}`);
+      if (!r.ok) return;
+      const view = (await r.json()) as OtbTableView;
+      this.offline = false;
+      const old = this.view;
+      // The record and the scoresheet only grow: an answer with no more than the view has is
+      // not newer (an answer to a post may have come in between).
+      if (this.pending.length > 0 || view.record.length + view.moves.length <= old.record.length + old.moves.length) return;
+      this.setView(view);
+      this.draw();
+    } catch {
+      this.offline = true;
+    }
+  }
+
   private async flush(): Promise<void> {
-    if (this.sending || this.pending.length === 0) return;
+    if (this.pending.length === 0) return this.poll();
+    if (this.sending) return;
     this.sending = true;
     const batch = this.pending.slice();
     try {
