@@ -10,6 +10,7 @@ import { fill, h } from './dom';
 import { matchIdFromPath } from './helpers';
 import { renderLobby } from './lobby';
 import { renderMatch } from './match';
+import { otbRoute, renderOtb } from './otb';
 import { playerFromPath, renderLeaderboard, renderProfile } from './players';
 import { renderTournament } from './tournament';
 import { tournamentRoute } from './tournamentTypes';
@@ -19,10 +20,12 @@ const path = location.pathname;
 const matchId = matchIdFromPath(path);
 const tournament = tournamentRoute(path);
 const player = playerFromPath(path);
+const otb = otbRoute(path);
 
 if (path === '/' || path === '/index.html') renderLobby(root);
 else if (matchId) renderMatch(root, matchId);
 else if (tournament) renderTournament(root, tournament);
+else if (otb !== null) renderOtb(root, otb);
 else if (player) renderProfile(root, player);
 else if (path === '/leaderboard' || path === '/leaderboard/') renderLeaderboard(root);
 else

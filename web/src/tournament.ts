@@ -3,6 +3,7 @@
 // for paper, without controls). The organiser secret lives in localStorage and goes with every
 // organiser request as `Authorization: Bearer ...`.
 
+import type { CreatedOtbTable } from './generated/otb';
 import './tournament.css';
 import { fill, h, storageGet, storageSet, toast } from './dom';
 import {
@@ -348,8 +349,32 @@ class PublicPage {
       h('section', { class: 'standings-section' }, h('h3', {}, t.finished ? 'Final standings' : 'Standings'), standingsTable(t)),
       this.print ? null : exportsLine(t),
       rounds.map(r => roundSection(t, r, undefined, false)),
+      this.print ? this.tableClocks(t) : null,
       h('section', { class: 'teams-section' }, h('h3', {}, 'Teams'), teamsTable(t)),
     );
+  }
+
+  /** On the organiser's printed pairings (this browser holds the secret): a QR code per open
+   * table of the last round, for the arbiter to run that table's clock over the board. */
+  private tableClocks(t: TournamentView): HTMLElement | null {
+    const secret = storageGet(secretKey(this.id));
+    const last = t.rounds[t.rounds.length - 1];
+    if (!secret || !last) return null;
+    const open = last.pairings.filter(p => !p.result && !p.match_id);
+    if (open.length === 0) return null;
+    const cells = open.map(p => {
+      const holder = h('div', { class: 'otb-qr' }, '…');
+      const path = `/api/tournaments/${encodeURIComponent(this.id)}/rounds/${last.number}/tables/${p.table}/otb.svg`;
+      void fetch(path, { headers: { authorization: `Bearer ${secret}` } })
+        .then(async res => {
+          if (!res.ok) throw new Error(await errorOf(res));
+          const svg = new DOMParser().parseFromString(await res.text(), 'image/svg+xml').documentElement;
+          holder.replaceChildren(document.importNode(svg, true));
+        })
+        .catch(err => holder.replaceChildren(message(err)));
+      return h('figure', { class: 'otb-table-clock' }, holder, h('figcaption', {}, `Round ${last.number}, table ${p.table}: ${p.home_name} – ${p.away_name}`));
+    });
+    return h('section', { class: 'otb-clocks' }, h('h3', {}, 'Table clocks (over the board)'), h('div', { class: 'otb-qr-grid' }, cells));
   }
 }
 
@@ -534,6 +559,17 @@ class AdminPage {
     ];
     if (p.match_id) {
       out.push(h('a', { class: 'match-link', href: `/m/${encodeURIComponent(p.match_id)}` }, p.result ? 'match record' : 'match link'));
+    } else if (!p.result) {
+      // Played on physical boards: the table's clock page, with its key, for the arbiter (issue 16).
+      const otb = h('button', { type: 'button', class: 'otb-open', 'data-testid': `otb-open-${r.number}-${p.table}` }, 'Over the board');
+      otb.addEventListener('click', () => {
+        void api<CreatedOtbTable>('POST', `/api/tournaments/${encodeURIComponent(this.id)}${path}/otb`, undefined, this.secret)
+          .then(created => {
+            otb.replaceWith(h('a', { class: 'otb-link', href: created.url, target: '_blank' }, `table clock ${created.id}`));
+          })
+          .catch(err => toast(message(err)));
+      });
+      out.push(otb);
     }
     if (t.preset === 'uscf-scholastic-2006' && !p.result && !p.match_id) {
       for (const side of ['home', 'away'] as const) {

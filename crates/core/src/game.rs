@@ -598,41 +598,7 @@ impl Match {
         if self.ends[seat.board.other().index()].is_none() {
             return true;
         }
-        let pos = self.position(seat.board);
-        let b = pos.board();
-        let ours = b.by_color(seat.color);
-        let theirs = b.by_color(!seat.color);
-        let our_reserve = pos.reserve(seat.color);
-        let their_reserve = pos.reserve(!seat.color);
-        let heavy = (b.pawns() | b.rooks() | b.queens()) & ours;
-        if heavy.any()
-            || our_reserve.count(Role::Pawn) > 0
-            || our_reserve.count(Role::Rook) > 0
-            || our_reserve.count(Role::Queen) > 0
-        {
-            return true;
-        }
-        let minors = ((b.knights() | b.bishops()) & ours).count()
-            + usize::from(our_reserve.count(Role::Knight))
-            + usize::from(our_reserve.count(Role::Bishop));
-        if minors == 0 {
-            return false;
-        }
-        let their_bare = (theirs & !b.kings()).is_empty() && their_reserve.is_empty();
-        if minors == 1 && their_bare {
-            return false;
-        }
-        let all_bishops = b.bishops() & (ours | theirs);
-        let only_bishops = (b.occupied() & !b.kings()) == all_bishops;
-        if only_bishops
-            && our_reserve.is_empty()
-            && their_reserve.is_empty()
-            && (all_bishops.is_subset(Bitboard::DARK_SQUARES)
-                || all_bishops.is_subset(Bitboard::LIGHT_SQUARES))
-        {
-            return false;
-        }
-        true
+        could_mate_with_material(self.position(seat.board), seat.color)
     }
 
     /// Plays `m` for `seat` at `now`.
@@ -990,6 +956,46 @@ impl Match {
         self.settle(now);
         Ok(())
     }
+}
+
+/// Whether `color` could mate on `pos` with only the material on the board and in the reserves
+/// (no piece still to come): the second half of [`Match::could_ever_mate`], also asked by the
+/// over-the-board scoresheet (`otb`).
+pub(crate) fn could_mate_with_material(pos: &Position, color: Color) -> bool {
+    let b = pos.board();
+    let ours = b.by_color(color);
+    let theirs = b.by_color(!color);
+    let our_reserve = pos.reserve(color);
+    let their_reserve = pos.reserve(!color);
+    let heavy = (b.pawns() | b.rooks() | b.queens()) & ours;
+    if heavy.any()
+        || our_reserve.count(Role::Pawn) > 0
+        || our_reserve.count(Role::Rook) > 0
+        || our_reserve.count(Role::Queen) > 0
+    {
+        return true;
+    }
+    let minors = ((b.knights() | b.bishops()) & ours).count()
+        + usize::from(our_reserve.count(Role::Knight))
+        + usize::from(our_reserve.count(Role::Bishop));
+    if minors == 0 {
+        return false;
+    }
+    let their_bare = (theirs & !b.kings()).is_empty() && their_reserve.is_empty();
+    if minors == 1 && their_bare {
+        return false;
+    }
+    let all_bishops = b.bishops() & (ours | theirs);
+    let only_bishops = (b.occupied() & !b.kings()) == all_bishops;
+    if only_bishops
+        && our_reserve.is_empty()
+        && their_reserve.is_empty()
+        && (all_bishops.is_subset(Bitboard::DARK_SQUARES)
+            || all_bishops.is_subset(Bitboard::LIGHT_SQUARES))
+    {
+        return false;
+    }
+    true
 }
 
 fn game_to_match(board: BoardId, score: Score) -> MatchResult {

@@ -29,6 +29,7 @@ mod clock;
 pub mod fen;
 mod game;
 mod legality;
+pub mod otb;
 mod outcome;
 mod perft;
 mod position;

@@ -86,6 +86,7 @@ macro_rules! wire_enum {
     };
 }
 
+pub mod otb;
 pub mod tournament;
 
 wire_enum!(

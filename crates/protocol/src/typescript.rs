@@ -6,6 +6,7 @@
 use ts_rs::{Config, TS};
 
 use crate::lobby::*;
+use crate::otb::*;
 use crate::tournament::*;
 use crate::*;
 
@@ -183,7 +184,33 @@ pub fn bindings() -> Vec<Binding> {
         .decl::<PlayNow>()
         .decl::<PlacedSeat>()
         .done("lobby.ts");
-    vec![protocol, tournament, lobby]
+    let otb = File::new(&["BoardName", "Piece", "SeatName"])
+        .decl::<OtbRulebook>()
+        .decl::<OtbArticle>()
+        .decl::<SetupFault>()
+        .decl::<OtbRefusal>()
+        .decl::<PieceBackFrom>()
+        .decl::<OtbGameResult>()
+        .decl::<OtbMatchResult>()
+        .decl::<CapturedInfo>()
+        .decl::<OtbClaim>()
+        .decl::<OtbRuling>()
+        .decl::<OtbEvent>()
+        .decl::<OtbEventItem>()
+        .decl::<OtbEvents>()
+        .decl::<CreateOtbTable>()
+        .decl::<CreatedOtbTable>()
+        .decl::<OtbConsequence>()
+        .decl::<OtbDecision>()
+        .decl::<OtbEntry>()
+        .decl::<OtbClockFace>()
+        .decl::<OtbGame>()
+        .decl::<OtbPairing>()
+        .decl::<OtbTableView>()
+        .decl::<OtbRejected>()
+        .decl::<OtbSheetMove>()
+        .done("otb.ts");
+    vec![protocol, tournament, lobby, otb]
 }
 
 /// Lays out a declaration as ts-rs writes it (one line, doc comments in between) the way a

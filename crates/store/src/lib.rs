@@ -251,6 +251,8 @@ mod read;
 mod tournaments;
 mod write;
 pub use tournaments::{StoredTournament, TournamentMatch};
+mod otb;
+pub use otb::{NewOtbTable, OtbResult, StoredOtbEvent, StoredOtbTable};
 pub use write::Write;
 // Accounts, sessions, seats' accounts; ratings, leaderboards and profiles (issue 13).
 mod accounts;

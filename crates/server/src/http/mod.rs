@@ -11,6 +11,7 @@ mod error;
 mod limits;
 mod lobby;
 mod matches;
+pub(crate) mod otb;
 mod pages;
 mod players;
 mod tournaments;
@@ -43,6 +44,7 @@ pub(crate) fn router(
     accounts: Arc<auth::Accounts>,
     lobby: Arc<crate::runtime::Lobby>,
 ) -> Router {
+    let otb = Arc::new(otb::Service::new(app.store.clone(), tournaments.clone()));
     Router::new()
         .route("/", get(pages::index))
         .route("/m/{id}", get(pages::index))
@@ -60,6 +62,7 @@ pub(crate) fn router(
         .merge(tournaments::router(tournaments))
         .merge(accounts::router(accounts))
         .merge(lobby::router(lobby))
+        .merge(otb::router(otb))
         .fallback(pages::no_route)
         .method_not_allowed_fallback(pages::no_method)
         .layer(axum::middleware::from_fn(csrf::guard))

@@ -22,6 +22,7 @@
 //! protocol's names for the library's values.
 
 mod ops;
+mod otb;
 mod view;
 mod wire;
 
@@ -237,10 +238,21 @@ impl Service {
     /// Enters the result of a finished server match into its tournament, unless its pairing
     /// has a result already (entered by hand).
     pub(crate) async fn match_finished(&self, (match_id, boards): Finished) {
+        let pairing = self.registry.lock().await.by_match.get(&match_id).cloned();
+        if let Some(pairing) = pairing {
+            self.enter_games(pairing, &boards, &match_id).await;
+        }
+    }
+
+    /// Enters the results of both games into a pairing, unless it has a result already
+    /// (entered by hand); `source` names the server match or over-the-board table in the log.
+    async fn enter_games(
+        &self,
+        (tid, round, table): (String, u32, u32),
+        boards: &[String; 2],
+        source: &str,
+    ) {
         let mut registry = self.registry.lock().await;
-        let Some((tid, round, table)) = registry.by_match.get(&match_id).cloned() else {
-            return;
-        };
         let Some(entry) = registry.tournaments.get_mut(&tid) else {
             return;
         };
@@ -253,7 +265,7 @@ impl Service {
             return;
         }
         let (Ok(a), Ok(b)) = (boards[0].parse(), boards[1].parse()) else {
-            tracing::error!(%match_id, "unreadable board results {boards:?}");
+            tracing::error!(%source, "unreadable board results {boards:?}");
             return;
         };
         let record = MatchRecord::Games { a, b };
@@ -261,10 +273,10 @@ impl Service {
             .change(entry, &[], |t| t.set_result(round, table, record).map(drop))
             .await;
         match result {
-            Ok(()) => tracing::info!(tournament = %tid, round, table, %match_id, "result entered"),
+            Ok(()) => tracing::info!(tournament = %tid, round, table, %source, "result entered"),
             Err(e) => tracing::warn!(
-                tournament = %tid, round, table, %match_id,
-                "the match result was not entered: {e}"
+                tournament = %tid, round, table, %source,
+                "the result was not entered: {e}"
             ),
         }
     }
