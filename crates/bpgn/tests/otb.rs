@@ -7,6 +7,9 @@ use bughouse_bpgn::{read_games, replay_bughouse, table_record, write_record};
 use bughouse_core::otb::{Event, Rulebook, Table};
 use bughouse_core::{BoardId, Color, Seat, TimeControl};
 
+/// A move as read: board, side, number, SAN, clock.
+type Token<'a> = (Option<BoardId>, Color, u32, &'a str, Option<Duration>);
+
 fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
 }
@@ -61,7 +64,7 @@ fn the_scoresheet_written_as_bpgn_replays_to_the_same_moves() {
 
     let read = read_games(text.as_bytes()).next().unwrap().unwrap();
     assert!(read.bughouse);
-    let tokens: Vec<(Option<BoardId>, Color, u32, &str, Option<Duration>)> = read
+    let tokens: Vec<Token<'_>> = read
         .moves
         .iter()
         .map(|m| (m.board, m.color, m.number, m.san.as_str(), m.clock))
