@@ -6,12 +6,14 @@
 //! (case) and that board's own move number; both boards' moves stand in one sequence in the
 //! order they were made.
 
+mod otb;
 mod reader;
 mod replay;
 mod writer;
 
+pub use otb::table_record;
 pub use reader::{latin1, read_games, Games, ReadError, Record, RecordMove};
 pub use replay::{
     replay, replay_bughouse, replay_single, time_control_of, ReplayError, ReplayResult,
 };
-pub use writer::{format_clock, termination, write_bpgn};
+pub use writer::{format_clock, termination, write_bpgn, write_record};

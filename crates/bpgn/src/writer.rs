@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use bughouse_core::{BoardId, Color, EndReason, Match, MatchResult, Seat};
 
+use crate::reader::{Record, RecordMove};
+
 /// Formats a clock in seconds with up to three decimals and no trailing zeros: `179.5`, `180`,
 /// `118.585`.
 pub fn format_clock(d: Duration) -> String {
@@ -77,41 +79,98 @@ pub fn termination(game: &Match, tags: &[(String, String)]) -> Option<String> {
 /// assert!(text.contains("1A. e4 {299.5}"));
 /// ```
 pub fn write_bpgn(game: &Match, tags: &[(String, String)]) -> String {
+    let mut all: Vec<(String, String)> = tags
+        .iter()
+        .filter(|(k, _)| k != "Result")
+        .cloned()
+        .collect();
+    if !all.iter().any(|(k, _)| k == "TimeControl") {
+        let tc = game.time_control();
+        all.push((
+            "TimeControl".to_owned(),
+            format!("{}+{}", tc.base.as_secs(), tc.increment.as_secs()),
+        ));
+    }
+    let moves = game
+        .record()
+        .iter()
+        .map(|rec| RecordMove {
+            board: Some(rec.seat.board),
+            color: rec.seat.color,
+            number: rec.number,
+            san: rec.san.clone(),
+            clock: Some(rec.clock_left),
+            line: 0,
+        })
+        .collect();
+    let record = Record {
+        tags: all,
+        moves,
+        termination: termination(game, tags),
+        result: Some(game.result().map_or("*", MatchResult::pgn).to_owned()),
+        line: 0,
+        bughouse: true,
+    };
+    write_record(&record)
+}
+
+/// Writes a bughouse record as BPGN: its tags in order (any `Result` tag replaced by the
+/// record's result, `*` when it has none), the moves with their board letters and, where known,
+/// the mover's remaining clock, the termination comment and the result. What
+/// [`read_games`](crate::read_games) reads back; the `line` fields and `bughouse` are ignored.
+///
+/// For records that are not a running [`Match`], such as an over-the-board table's scoresheet
+/// whose clock times come from the table's clock. A move without a board is written on board A.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use bughouse_bpgn::{write_record, Record, RecordMove};
+/// use bughouse_core::{BoardId, Color};
+///
+/// let record = Record {
+///     tags: vec![("WhiteA".into(), "ann".into())],
+///     moves: vec![RecordMove {
+///         board: Some(BoardId::B),
+///         color: Color::White,
+///         number: 1,
+///         san: "d4".into(),
+///         clock: Some(Duration::from_millis(178_250)),
+///         line: 0,
+///     }],
+///     termination: None,
+///     result: None,
+///     line: 0,
+///     bughouse: true,
+/// };
+/// let text = write_record(&record);
+/// assert!(text.contains("[Result \"*\"]"));
+/// assert!(text.contains("1B. d4 {178.25}"));
+/// ```
+pub fn write_record(record: &Record) -> String {
     let mut out = String::new();
-    let result = game.result().map_or("*", MatchResult::pgn);
-    let mut has_tc = false;
-    for (k, v) in tags {
+    let result = record.result.as_deref().unwrap_or("*");
+    for (k, v) in &record.tags {
         if k == "Result" {
             continue;
         }
-        has_tc |= k == "TimeControl";
         let _ = writeln!(out, "[{k} \"{}\"]", escape(v));
-    }
-    if !has_tc {
-        let tc = game.time_control();
-        let _ = writeln!(
-            out,
-            "[TimeControl \"{}+{}\"]",
-            tc.base.as_secs(),
-            tc.increment.as_secs()
-        );
     }
     let _ = writeln!(out, "[Result \"{result}\"]");
     out.push('\n');
 
     let mut line_len = 0;
-    for rec in game.record() {
-        let b = rec.seat.board;
-        let number = rec.number;
-        let letter = match rec.seat.color {
+    for rec in &record.moves {
+        let b = rec.board.unwrap_or(BoardId::A);
+        let letter = match rec.color {
             Color::White => b.char(),
             Color::Black => b.char().to_ascii_lowercase(),
         };
-        let token = format!(
-            "{number}{letter}. {} {{{}}}",
-            rec.san,
-            format_clock(rec.clock_left)
-        );
+        let mut token = format!("{}{letter}. {}", rec.number, rec.san);
+        if let Some(clock) = rec.clock {
+            let _ = write!(token, " {{{}}}", format_clock(clock));
+        }
         if line_len > 0 && line_len + token.len() + 1 > 80 {
             out.push('\n');
             line_len = 0;
@@ -125,7 +184,7 @@ pub fn write_bpgn(game: &Match, tags: &[(String, String)]) -> String {
     if line_len > 0 {
         out.push('\n');
     }
-    if let Some(t) = termination(game, tags) {
+    if let Some(t) = &record.termination {
         let _ = write!(out, "{{{t}}} ");
     }
     out.push_str(result);

@@ -234,8 +234,10 @@ async fn a_tournament_pairing_played_over_the_board() {
             {"id": 1, "at_ms": 0, "event": {"type": "start"}},
             {"id": 2, "at_ms": 1000, "event": {"type": "ruling", "board": "A", "ruling": "0-1"}},
             {"id": 3, "at_ms": 2000, "event": {"type": "press", "seat": "WhiteB"}},
+            {"id": 30, "at_ms": 2100, "event": {"type": "move", "seat": "WhiteB", "text": "d4"}},
             // Black B's flag falls at 62 s; he moves on with it down; White B's at 121 s.
             {"id": 4, "at_ms": 63_000, "event": {"type": "press", "seat": "BlackB"}},
+            {"id": 40, "at_ms": 63_100, "event": {"type": "move", "seat": "BlackB", "text": "d5"}},
             {"id": 5, "at_ms": 122_000, "event": {"type": "claim",
                 "claim": {"kind": "both_flags", "claimant": "WhiteB"}}},
         ]),
@@ -251,5 +253,108 @@ async fn a_tournament_pairing_played_over_the_board() {
     let result = &t["rounds"][0]["pairings"][0]["result"];
     assert_eq!(result["board_a"], "0-1", "{t}");
     assert_eq!(result["board_b"], "1/2-1/2", "{t}");
+
+    // The scoresheet's BPGN comes with the tournament's records.
+    let bpgn = http(
+        addr,
+        "GET",
+        &format!("/api/tournaments/{tid}/matches.bpgn?round=1"),
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(bpgn.status, 200, "{}", bpgn.body);
+    assert!(bpgn.body.contains("[Round \"1\"]"), "{}", bpgn.body);
+    assert!(
+        bpgn.body.contains("1B. d4 {58} 1b. d5 {0}"),
+        "{}",
+        bpgn.body
+    );
+    assert!(bpgn.body.contains("[Result \"0-1\"]"), "{}", bpgn.body);
+    server.abort();
+}
+
+/// The scoresheet of a table as BPGN: 404 before any move, then the moves of both boards with
+/// the clock times of the presses, the result and how the game ended, readable by the BPGN
+/// reader and replaying to the same moves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_scoresheet_as_bpgn() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(dir.path()).await;
+    let addr = server.addr;
+    let created = http(
+        addr,
+        "POST",
+        "/api/otb",
+        &[],
+        Some(r#"{"rulebook": "fide", "base_seconds": 180}"#),
+    )
+    .await
+    .json();
+    let id = created["id"].as_str().unwrap().to_owned();
+    let key = created["key"].as_str().unwrap().to_owned();
+    let path = format!("/api/otb/{id}/bpgn");
+    let missing = http(addr, "GET", "/api/otb/nosuchtable/bpgn", &[], None).await;
+    assert_eq!(missing.status, 404, "{}", missing.body);
+
+    let started = post_events(
+        addr,
+        &id,
+        &key,
+        json!([{"id": 1, "at_ms": 0, "event": {"type": "start"}}]),
+    )
+    .await;
+    assert_eq!(started.status, 200, "{}", started.body);
+    let empty = http(addr, "GET", &path, &[], None).await;
+    assert_eq!(empty.status, 404, "no moves yet: {}", empty.body);
+
+    let v = post_events(
+        addr,
+        &id,
+        &key,
+        json!([
+            {"id": 2, "at_ms": 1500, "event": {"type": "press", "seat": "WhiteA"}},
+            {"id": 3, "at_ms": 1600, "event": {"type": "move", "seat": "WhiteA", "text": "e4"}},
+            {"id": 4, "at_ms": 2000, "event": {"type": "press", "seat": "WhiteB"}},
+            {"id": 5, "at_ms": 2100, "event": {"type": "move", "seat": "WhiteB", "text": "e4"}},
+            {"id": 6, "at_ms": 3250, "event": {"type": "press", "seat": "BlackA"}},
+            {"id": 7, "at_ms": 3300, "event": {"type": "move", "seat": "BlackA", "text": "d5"}},
+            {"id": 8, "at_ms": 4000, "event": {"type": "press", "seat": "WhiteA"}},
+            {"id": 9, "at_ms": 4100, "event": {"type": "move", "seat": "WhiteA", "text": "exd5"}},
+            {"id": 10, "at_ms": 5000, "event": {"type": "press", "seat": "BlackB"}},
+            {"id": 11, "at_ms": 5100, "event": {"type": "move", "seat": "BlackB", "text": "P@d5"}},
+            {"id": 12, "at_ms": 6000, "event": {"type": "forfeit", "seat": "WhiteB",
+                "deliberate": true}},
+        ]),
+    )
+    .await;
+    assert_eq!(v.status, 200, "{}", v.body);
+    let v = v.json();
+    assert_eq!(v["rejected"], json!([]), "{v}");
+    // White B loses: Black B and his partner White A win the match.
+    assert_eq!(v["result"], "1-0", "{v}");
+
+    let bpgn = http(addr, "GET", &path, &[], None).await;
+    assert_eq!(bpgn.status, 200, "{}", bpgn.body);
+    let text = bpgn.body;
+    assert!(text.contains("[Variant \"bughouse\"]"), "{text}");
+    assert!(text.contains("[Rules \"fide\"]"), "{text}");
+    assert!(text.contains("[TimeControl \"180+0\"]"), "{text}");
+    assert!(text.contains("[Result \"1-0\"]"), "{text}");
+    assert!(
+        text.contains(
+            "1A. e4 {178.5} 1B. e4 {178} 1a. d5 {178.25} 2A. exd5 {177.75} 1b. P@d5 {177}"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("{board B: 0-1 (F3.12)} 1-0"), "{text}");
+
+    let read = bughouse_bpgn::read_games(text.as_bytes())
+        .next()
+        .unwrap()
+        .unwrap();
+    let game = bughouse_bpgn::replay_bughouse(&read, bughouse_core::Rules::fide()).unwrap();
+    let sans: Vec<String> = game.record().iter().map(|m| m.san.clone()).collect();
+    assert_eq!(sans, ["e4", "e4", "d5", "exd5", "P@d5"]);
     server.abort();
 }

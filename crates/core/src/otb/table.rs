@@ -122,6 +122,8 @@ pub struct Table {
     illegal_moves: [u32; 4],
     record: Vec<Entry>,
     sheet: Scoresheet,
+    /// Each seat's clock left after each of his presses, in order.
+    pressed: [Vec<Duration>; 4],
 }
 
 impl Table {
@@ -135,6 +137,7 @@ impl Table {
             illegal_moves: [0; 4],
             record: Vec::new(),
             sheet: Scoresheet::new(book.rules()),
+            pressed: Default::default(),
         }
     }
 
@@ -166,6 +169,23 @@ impl Table {
     /// How many illegal moves of `seat` were upheld.
     pub fn illegal_moves(&self, seat: Seat) -> u32 {
         self.illegal_moves[seat.index()]
+    }
+
+    /// The mover's clock after each scoresheet move, in the scoresheet's order: what his clock
+    /// showed when he pressed it for that move (his n-th move goes with his n-th press), `None`
+    /// while he has not pressed for it.
+    pub fn move_clocks(&self) -> Vec<Option<Duration>> {
+        let mut seen = [0usize; 4];
+        self.sheet
+            .moves()
+            .iter()
+            .map(|m| {
+                let i = m.seat.index();
+                let left = self.pressed[i].get(seen[i]).copied();
+                seen[i] += 1;
+                left
+            })
+            .collect()
     }
 
     /// Every entry, in order.
@@ -278,7 +298,8 @@ impl Table {
                 )]
             }
             Event::Press(seat) => {
-                self.clock.press(seat, at)?;
+                let left = self.clock.press(seat, at)?;
+                self.pressed[seat.index()].push(left);
                 Vec::new()
             }
             Event::Pause => {

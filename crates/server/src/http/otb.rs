@@ -1,9 +1,11 @@
 //! The over-the-board routes: `POST /api/otb` (a new table), `GET /api/otb/{id}` (the table),
-//! `POST /api/otb/{id}/events` (the page's events), and the page `/otb/...`. A table is stored as
+//! `POST /api/otb/{id}/events` (the page's events), `GET /api/otb/{id}/bpgn` (the scoresheet as
+//! BPGN), and the page `/otb/...`. A table is stored as
 //! its settings and the events it accepted; each request replays them through
 //! [`bughouse_core::otb::Table`], which takes every decision: this file only checks the key,
 //! skips resent events and stores.
 
+mod record;
 mod wire;
 
 use std::sync::Arc;
@@ -113,6 +115,12 @@ impl Service {
         let stored = self.load(id).await?;
         let table = replay(&stored)?;
         Ok(view(&stored, &table, Vec::new(), Vec::new()))
+    }
+
+    /// The table's scoresheet as BPGN; `None` when no move was entered.
+    async fn bpgn(&self, id: &str) -> Result<Option<String>, ApiError> {
+        let stored = self.load(id).await?;
+        stored_bpgn(&stored)
     }
 
     /// Applies posted events after the stored ones; a resent event (a known id) is skipped.
@@ -281,6 +289,12 @@ fn settings(stored: &StoredOtbTable) -> Result<(Rulebook, TimeControl), ApiError
     ))
 }
 
+/// The BPGN of a stored table (its events replayed); `None` when no move was entered.
+pub(crate) fn stored_bpgn(stored: &StoredOtbTable) -> Result<Option<String>, ApiError> {
+    let table = replay(stored)?;
+    Ok(record::bpgn(stored, &table))
+}
+
 /// The table after its stored events.
 fn replay(stored: &StoredOtbTable) -> Result<Table, ApiError> {
     let (book, tc) = settings(stored)?;
@@ -395,6 +409,7 @@ pub(crate) fn router(service: Arc<Service>) -> Router {
         .route("/api/otb", post(create))
         .route("/api/otb/{id}", get(show))
         .route("/api/otb/{id}/events", post(events))
+        .route("/api/otb/{id}/bpgn", get(bpgn))
         .route(
             "/api/tournaments/{id}/rounds/{round}/tables/{table}/otb",
             post(open_for_pairing),
@@ -430,6 +445,32 @@ async fn show(
 ) -> Result<Response, ApiError> {
     let Path(id) = id?;
     Ok(Json(svc.view(&id).await?).into_response())
+}
+
+/// The scoresheet as BPGN text; 404 when the table is unknown or no move was entered.
+async fn bpgn(
+    State(svc): Svc,
+    id: Result<Path<String>, PathRejection>,
+) -> Result<Response, ApiError> {
+    let Path(id) = id?;
+    let text = svc.bpgn(&id).await?.ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "no move was entered on this table's scoresheet",
+        )
+    })?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"bughouse-otb-{id}.bpgn\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
 }
 
 async fn events(

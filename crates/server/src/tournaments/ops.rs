@@ -308,7 +308,8 @@ impl Service {
         Ok(csv::standings_csv(&registry.entry(id)?.tournament))
     }
 
-    /// The BPGN of the server matches, of one round or all, one after the other.
+    /// The BPGN of the server matches, of one round or all, one after the other, then that of
+    /// the pairings whose moves were entered over the board.
     pub(crate) async fn matches_bpgn(&self, id: &str, round: Option<u32>) -> Result<String, Error> {
         let ids: Vec<String> = {
             let registry = self.registry.lock().await;
@@ -321,9 +322,11 @@ impl Service {
                 .map(|(_, m)| m.clone())
                 .collect()
         };
-        if ids.is_empty() {
+        let over_the_board = self.otb_bpgn(id, round).await?;
+        if ids.is_empty() && over_the_board.is_empty() {
             return Err(Error::Missing(
-                "no match of this tournament was played on the server".to_owned(),
+                "no match of this tournament was played on the server or recorded over the board"
+                    .to_owned(),
             ));
         }
         let mut out = String::new();
@@ -332,6 +335,10 @@ impl Service {
                 out.push_str(text.trim_end());
                 out.push_str("\n\n");
             }
+        }
+        for text in over_the_board {
+            out.push_str(text.trim_end());
+            out.push_str("\n\n");
         }
         Ok(out)
     }

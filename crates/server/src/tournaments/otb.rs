@@ -1,5 +1,6 @@
 //! A pairing played over the board (issue 16): what its table is opened with, and its result
-//! entered when the table's match is over, as a server match's is.
+//! entered when the table's match is over, as a server match's is, and its scoresheet's BPGN
+//! given with the server matches' (`matches.bpgn`).
 
 use bughouse_core::{Preset, TimeControl};
 
@@ -48,5 +49,34 @@ impl Service {
     ) {
         self.enter_games((tid.to_owned(), round, table), &boards, table_id)
             .await;
+    }
+
+    /// The BPGN of the pairings played over the board, of one round or all, by round and
+    /// table: each table whose scoresheet has moves, as its `GET /api/otb/{id}/bpgn` gives it.
+    pub(crate) async fn otb_bpgn(
+        &self,
+        id: &str,
+        round: Option<u32>,
+    ) -> Result<Vec<String>, Error> {
+        let tables = self.store.otb_tables_of_tournament(id).await?;
+        let mut out = Vec::new();
+        for t in tables {
+            let in_round = t
+                .table
+                .pairing
+                .as_ref()
+                .is_some_and(|(_, r, _)| round.is_none_or(|n| i64::from(n) == *r));
+            if !in_round {
+                continue;
+            }
+            let Some(stored) = self.store.load_otb_table(&t.table.id).await? else {
+                continue;
+            };
+            // An unreadable table was logged by its replay; the others are still given.
+            if let Ok(Some(text)) = crate::http::otb::stored_bpgn(&stored) {
+                out.push(text);
+            }
+        }
+        Ok(out)
     }
 }
