@@ -127,6 +127,10 @@ test('knsb-1988: an illegal move claimed, the offender’s clock restarted, the 
   await page.getByTestId('otb-move-A').fill('e5');
   await page.getByTestId('otb-enter-A').tap();
   await page.getByTestId('otb-moves-A').filter({ hasText: '1. e4 e5' }).waitFor();
+  // The record so far as BPGN, from the page's download link.
+  const bpgn = await page.getByTestId('otb-bpgn').evaluate(async (a) => (await fetch(a.href)).text());
+  assert.match(bpgn, /\[Rules "knsb-1988"\]|knsb/i);
+  assert.match(bpgn, /1A\. e4 .*1a\. e5/s);
   // A second illegal move: the same decision, and the arbiter may forfeit (K8F).
   await page.getByTestId('otb-claim-illegal_move').tap();
   await decision(page, 'K8F');

@@ -436,7 +436,12 @@ class TablePage {
         h('div', {}, input, h('button', { 'data-testid': `otb-enter-${b}`, onclick: enter }, 'Enter move')),
       );
     });
-    fill(sheet, boards);
+    // Once moves are entered, the record as BPGN with the table's clock times (GET /api/otb/{id}/bpgn).
+    const download =
+      v.moves.length > 0
+        ? h('p', {}, h('a', { href: `/api/otb/${this.id}/bpgn`, download: `otb-${this.id}.bpgn`, 'data-testid': 'otb-bpgn' }, 'Download the record (BPGN)'))
+        : '';
+    fill(sheet, boards, download);
     if (refocus) sheet.querySelector<HTMLInputElement>(`[data-testid=${refocus}]`)?.focus();
   }
 
