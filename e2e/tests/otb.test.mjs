@@ -187,3 +187,56 @@ test('offline: the page reloads without the network, events wait and are sent on
   await shot(page, 'back-online');
   await context.close();
 });
+
+test('tournament: the organiser opens a pairing as an over-the-board table; its result lands in the round', async () => {
+  // The tournament and its round through the API, as the organiser's page would make them.
+  const post = async (path, body, secret) => {
+    const headers = { 'content-type': 'application/json' };
+    if (secret) headers.authorization = `Bearer ${secret}`;
+    const r = await fetch(`${BASE}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const text = await r.text();
+    assert.ok(r.ok, `${path}: ${r.status} ${text}`);
+    return JSON.parse(text);
+  };
+  const created = await post('/api/tournaments', { name: 'Club night', preset: 'minerva-2014', format: 'round-robin', time_control: '1+0', seed: 5 });
+  const id = created.tournament_id;
+  const secret = created.organiser_secret;
+  for (const [name, a, b] of [['Rooks', 'Ann', 'Bob'], ['Knights', 'Cas', 'Dirk']]) {
+    await post(`/api/tournaments/${id}/teams`, { name, first: { name: a }, second: { name: b } }, secret);
+  }
+  await post(`/api/tournaments/${id}/rounds`, {}, secret);
+
+  // The organiser's browser holds the secret (as after creating the tournament there).
+  const context = await browser.newContext(TABLET);
+  const admin = await context.newPage();
+  admin.setDefaultTimeout(15_000);
+  admin.on('pageerror', err => pageErrors.push(`organiser: ${err.message}`));
+  await admin.goto(`${BASE}/`);
+  await admin.evaluate(([key, value]) => localStorage.setItem(key, value), [`bughouse.tournament.${id}`, secret]);
+  await admin.goto(`${BASE}/t/${id}/admin`);
+  await admin.getByTestId('otb-open-1-1').tap();
+  const link = admin.locator('a.otb-link');
+  await link.waitFor();
+  const href = await link.getAttribute('href');
+
+  // The table's clock page: started, then the arbiter rules board A a win for White; under
+  // minerva the match ends with its first game (M5.1).
+  const page = await context.newPage();
+  page.on('pageerror', err => pageErrors.push(`tournament table: ${err.message}`));
+  await page.goto(new URL(href, BASE).toString());
+  await page.getByTestId('otb-start').tap();
+  await decision(page, 'M6.4');
+  await page.getByTestId('otb-ruling-board').selectOption('A');
+  await page.getByTestId('otb-ruling').selectOption('1-0');
+  await page.getByTestId('otb-rule').tap();
+  await page.getByTestId('otb-result').filter({ hasText: '1-0' }).waitFor();
+  await shot(page, 'tournament-table');
+
+  // The round's pairing carries the result, on the API and on the organiser's page.
+  const t = await (await fetch(`${BASE}/api/tournaments/${id}`)).json();
+  assert.equal(t.rounds[0].pairings[0].result.board_a, '1-0', JSON.stringify(t.rounds[0].pairings[0]));
+  await admin.reload();
+  await admin.getByText('1-0').first().waitFor();
+  await admin.screenshot({ path: join(ARTIFACTS, 'otb-tournament-admin.png'), fullPage: true });
+  await context.close();
+});
