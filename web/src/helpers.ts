@@ -451,8 +451,29 @@ export function botLevelFor(rating: number | null | undefined): number {
   return Math.min(8, Math.max(1, Math.round((rating - 800) / 200)));
 }
 
-/** How long a seated player waits for others before the page offers to fill the seats with bots. */
+/** How long a seated player waits for others before the page offers to fill the seats with bots,
+ * unless he chose another wait in the lobby ({@link BOT_WAIT_KEY}). */
 export const BOT_OFFER_MS = 30_000;
+
+/** Where the lobby keeps the player's chosen wait before bots are offered (milliseconds; 0 for
+ * never). */
+export const BOT_WAIT_KEY = 'bughouse.botWait';
+
+/** The waits the lobby offers before bots: milliseconds (0: never) and how it reads. */
+export const BOT_WAITS: [number, string][] = [
+  [15_000, '15 s'],
+  [30_000, '30 s'],
+  [60_000, '1 min'],
+  [120_000, '2 min'],
+  [0, 'never'],
+];
+
+/** The wait before bots are offered, as the player chose it (`stored`, what {@link BOT_WAIT_KEY}
+ * holds; 0: never), else {@link BOT_OFFER_MS}. */
+export function botWaitMs(stored: string | null): number {
+  const chosen = stored === null || stored.trim() === '' ? NaN : Number(stored);
+  return BOT_WAITS.some(([ms]) => ms === chosen) ? chosen : BOT_OFFER_MS;
+}
 
 /** Where the player's name is kept in localStorage (the lobby and the match page share it). */
 export const NAME_KEY = 'bughouse.name';
