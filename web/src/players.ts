@@ -133,14 +133,18 @@ export function renderProfile(root: HTMLElement, name: string): void {
           p.matches.length === 0
             ? h('p', { class: 'hint' }, 'No finished match yet.')
             : h(
-                'table',
-                {},
+                'div',
+                { class: 'table-scroll' },
                 h(
-                  'thead',
+                  'table',
                   {},
-                  h('tr', {}, ['finished', 'rules', 'partner', 'opponents', 'result', 'rating', ''].map(t => h('th', {}, t))),
+                  h(
+                    'thead',
+                    {},
+                    h('tr', {}, ['finished', 'rules', 'partner', 'opponents', 'result', 'rating', ''].map(t => h('th', {}, t))),
+                  ),
+                  h('tbody', {}, p.matches.map(matchRow)),
                 ),
-                h('tbody', {}, p.matches.map(matchRow)),
               ),
         ),
         h(

@@ -1,6 +1,8 @@
 //! Calibrates the bot levels' published ratings: our bot at one level against our bot at
 //! another (levels 1 to 8; neighbours, and two apart), matches in virtual time, then the ratings
-//! fitted to the results (`bughouse_arena::elo`) with level 1 fixed at 800.
+//! fitted to the results (`bughouse_arena::elo`) with level 1 fixed at 800, and the published
+//! column: the fit made non-decreasing (a level measured below the one before is pooled with
+//! it, `elo::monotone`).
 //!
 //! ```sh
 //! cargo run --release -p bughouse-arena --example calibrate -- \
@@ -20,7 +22,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use bughouse_arena::elo::{fit, Game};
+use bughouse_arena::elo::{fit, monotone, Game};
 use bughouse_arena::{Config, Spec};
 use bughouse_core::{Preset, TimeControl};
 use bughouse_engine::Level;
@@ -183,8 +185,11 @@ fn report(args: &Args) -> Result<(), String> {
         );
     }
     println!();
-    println!("| level | rating | ± (one standard error, relative to level 1) | matches |");
-    println!("|---|---:|---:|---:|");
+    let published = monotone(&fitted.iter().map(|f| f.rating).collect::<Vec<_>>());
+    println!(
+        "| level | rating | ± (one standard error, relative to level 1) | matches | published (never below the level before) |"
+    );
+    println!("|---|---:|---:|---:|---:|");
     for (i, f) in fitted.iter().enumerate() {
         let level = i as u8 + 1;
         let n: u32 = pairs
@@ -192,7 +197,10 @@ fn report(args: &Args) -> Result<(), String> {
             .filter(|((a, b), _)| *a == level || *b == level)
             .map(|(_, (n, _))| n)
             .sum();
-        println!("| {level} | {:.0} | {:.0} | {n} |", f.rating, f.error);
+        println!(
+            "| {level} | {:.0} | {:.0} | {n} | {:.0} |",
+            f.rating, f.error, published[i]
+        );
     }
     Ok(())
 }

@@ -150,6 +150,32 @@ pub fn fit(
         .collect())
 }
 
+/// The closest non-decreasing sequence to `ratings` (least squares, each equally weighted): runs
+/// that go down are replaced by their mean (pool-adjacent-violators). What is published for
+/// levels that must not rank a stronger level below a weaker one, when the measurement could
+/// not tell them apart.
+pub fn monotone(ratings: &[f64]) -> Vec<f64> {
+    // Blocks of (sum, count), merged while a block's mean is below the one before.
+    let mut blocks: Vec<(f64, usize)> = Vec::new();
+    for &r in ratings {
+        blocks.push((r, 1));
+        while blocks.len() > 1 {
+            let (s1, n1) = blocks[blocks.len() - 1];
+            let (s0, n0) = blocks[blocks.len() - 2];
+            if s0 / n0 as f64 <= s1 / n1 as f64 {
+                break;
+            }
+            blocks.pop();
+            blocks.pop();
+            blocks.push((s0 + s1, n0 + n1));
+        }
+    }
+    blocks
+        .into_iter()
+        .flat_map(|(s, n)| std::iter::repeat_n(s / n as f64, n))
+        .collect()
+}
+
 /// The players reachable from `start` through games.
 fn connected(players: usize, games: &[Game], start: usize) -> Vec<usize> {
     let mut seen = vec![false; players];
@@ -230,7 +256,7 @@ mod tests {
             fitted[1]
         );
         // The error bar: 1 / sqrt(n p (1 - p)) / slope, about 64 at 41 games and 74 %.
-        let p = 30.5 / 41.0;
+        let p: f64 = 30.5 / 41.0;
         let se = 1.0 / (SLOPE * (41.0 * p * (1.0 - p)).sqrt());
         assert!(
             (fitted[1].error - se).abs() < 1e-6,
@@ -253,6 +279,14 @@ mod tests {
         // Equal results: equal ratings.
         let fitted = fit(2, &games(0, 1, 5, 10, 5), 1, 1500.0).expect("a fit");
         assert!((fitted[0].rating - 1500.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_level_measured_below_the_one_before_is_pooled_with_it() {
+        assert_eq!(monotone(&[1.0, 2.0, 3.0]), [1.0, 2.0, 3.0]);
+        assert_eq!(monotone(&[1.0, 4.0, 2.0]), [1.0, 3.0, 3.0]);
+        assert_eq!(monotone(&[5.0, 1.0, 0.0, 9.0]), [2.0, 2.0, 2.0, 9.0]);
+        assert!(monotone(&[]).is_empty());
     }
 
     #[test]
