@@ -441,14 +441,26 @@ export function seatParam(search: string): SeatName | null {
   return seat === 'WhiteA' || seat === 'BlackA' || seat === 'WhiteB' || seat === 'BlackB' ? seat : null;
 }
 
+/** The bots' published ratings by level (1 to 8), as `PUBLISHED_RATINGS` in
+ * crates/engine/src/level.rs states them (measured in the arena). */
+export const BOT_RATINGS = [800, 1141, 1392, 1711, 1905, 2298, 2333, 2333] as const;
+
 /**
- * The bot level to fill seats with for a player of `rating` (Glicko-2), 1 to 8; level 4 when
- * the rating is unknown. Until the bots' ratings are measured, level L stands for about
- * 800 + 200 × L.
+ * The bot level to fill seats with for a player of `rating` (Glicko-2), 1 to 8: the level whose
+ * published rating is nearest (the stronger on a tie); level 4 when the rating is unknown. The
+ * match page uses it only when the lobby's level for the match cannot be had.
  */
 export function botLevelFor(rating: number | null | undefined): number {
   if (rating === null || rating === undefined || !Number.isFinite(rating)) return 4;
-  return Math.min(8, Math.max(1, Math.round((rating - 800) / 200)));
+  let best = 0;
+  let bestDistance = Infinity;
+  BOT_RATINGS.forEach((r, i) => {
+    if (Math.abs(r - rating) <= bestDistance) {
+      best = i;
+      bestDistance = Math.abs(r - rating);
+    }
+  });
+  return best + 1;
 }
 
 /** How long a seated player waits for others before the page offers to fill the seats with bots,

@@ -6,8 +6,10 @@
 //!
 //! ```sh
 //! cargo run --release -p bughouse-arena --example calibrate -- \
-//!     --time 10s+0 --rounds 40 --log levels.log
+//!     --time 10s+0 --rounds 28 --log crates/arena/examples/levels-10s.log
 //! ```
+//!
+//! (`levels-10s.log` is the run behind `bughouse_engine::PUBLISHED_RATINGS`.)
 //!
 //! Each match is appended to the log as it ends (`round low high points_low points_high plies
 //! wall_ms`); a run started again with the same log plays only what it lacks, so it may be

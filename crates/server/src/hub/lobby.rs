@@ -37,12 +37,13 @@ pub fn accepted_spread(waited_ms: i64) -> f64 {
     SPREAD_START + SPREAD_PER_SECOND * (waited_ms.max(0) as f64 / 1000.0)
 }
 
-/// The bot level whose published rating is nearest `rating` (the lower one on a tie).
+/// The bot level whose published rating is nearest `rating` (the stronger one on a tie: levels
+/// the calibration could not tell apart share a rating).
 pub fn bot_level_near(rating: f64) -> Level {
     let mut best = Level::MIN;
     for n in Level::MIN.get()..=Level::MAX.get() {
         let Some(level) = Level::new(n) else { continue };
-        if (level.published_rating() - rating).abs() < (best.published_rating() - rating).abs() {
+        if (level.published_rating() - rating).abs() <= (best.published_rating() - rating).abs() {
             best = level;
         }
     }
