@@ -231,6 +231,15 @@ async function story(label, options, kinds) {
     const id = await playNow(pages[who], { ...kinds.rated, rated: true, touch });
     rated ??= id;
     assert.equal(id, rated, `${who} is placed in the same rated match`);
+    if (who === 'ann') {
+      // The lobby lists it as rated, with its players' mean rating (Ann's first: 1500).
+      await spectator.goto(`${BASE}/`);
+      const open = spectator.locator(`.open-match[data-match="${id}"]`);
+      await open.locator('.open-head .rated-tag.rated').waitFor();
+      assert.match((await open.locator('.open-head').textContent()) ?? '', /≈1500/);
+      await pageFits(spectator, `${label} lobby with an open rated match`);
+      await spectator.screenshot({ path: shot('open-rated'), fullPage: true });
+    }
   }
   assert.notEqual(rated, casual);
   for (const who of order) {
