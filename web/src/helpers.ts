@@ -443,7 +443,7 @@ export function seatParam(search: string): SeatName | null {
 
 /** The bots' published ratings by level (1 to 8), as `PUBLISHED_RATINGS` in
  * crates/engine/src/level.rs states them (measured in the arena). */
-export const BOT_RATINGS = [800, 1141, 1392, 1711, 1905, 2298, 2333, 2333] as const;
+export const BOT_RATINGS = [800, 1145, 1417, 1756, 1928, 2357, 2357, 2357] as const;
 
 /**
  * The bot level to fill seats with for a player of `rating` (Glicko-2), 1 to 8: the level whose

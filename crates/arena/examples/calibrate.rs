@@ -6,7 +6,7 @@
 //!
 //! ```sh
 //! cargo run --release -p bughouse-arena --example calibrate -- \
-//!     --time 10s+0 --rounds 28 --log crates/arena/examples/levels-10s.log
+//!     --time 10s+0 --rounds 36 --log crates/arena/examples/levels-10s.log
 //! ```
 //!
 //! (`levels-10s.log` is the run behind `bughouse_engine::PUBLISHED_RATINGS`.)
