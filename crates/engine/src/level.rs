@@ -57,8 +57,9 @@ pub struct Level(u8);
 /// 7 within its error: the three are published at their mean. Neighbouring levels up to 6 are
 /// 170 to 430 apart and well separated; the absolute values are no better than about ±80 to
 /// ±140, and the top levels at longer time controls are likely stronger than this.
-pub const PUBLISHED_RATINGS: [f64; 8] =
-    [800.0, 1145.0, 1417.0, 1756.0, 1928.0, 2357.0, 2357.0, 2357.0];
+pub const PUBLISHED_RATINGS: [f64; 8] = [
+    800.0, 1145.0, 1417.0, 1756.0, 1928.0, 2357.0, 2357.0, 2357.0,
+];
 
 /// The deviation a bot's fixed rating is counted with in a rated match (its uncertainty widens
 /// its opponents' expectation, as a partner's or opponent's deviation does).
