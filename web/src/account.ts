@@ -1,9 +1,10 @@
 // Accounts in the page header: who is signed in (`GET /api/account/me`), sign in, sign up and
 // sign out forms with their errors shown inline, and the links to the leaderboard and one's
 // profile. The session lives in an HttpOnly cookie the page never reads; see docs/protocol.md
-// ("Accounts, profiles and the leaderboard"). The JSON shapes are in ./accountTypes.ts.
+// ("Accounts, profiles and the leaderboard"). The JSON shapes are in ./accountTypes.ts
+// (generated from crates/protocol/src/accounts.rs).
 
-import type { AccountView } from './accountTypes';
+import type { AccountView, Credentials } from './accountTypes';
 import { fill, h, storageGet, storageSet } from './dom';
 import type { ApiError } from './protocol';
 
@@ -67,7 +68,8 @@ async function post(path: string, body?: unknown): Promise<Response> {
 
 /** Signs in (`login`) or up (`signup`); the account, or throws the server's message. */
 export async function signIn(kind: 'login' | 'signup', username: string, password: string): Promise<AccountView> {
-  const res = await post(`/api/account/${kind}`, { username, password });
+  const credentials: Credentials = { username, password };
+  const res = await post(`/api/account/${kind}`, credentials);
   if (!res.ok) throw new Error(await errorOf(res));
   const account = (await res.json()) as AccountView;
   changed(account);
