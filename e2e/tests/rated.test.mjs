@@ -169,7 +169,7 @@ test('four signed-up players play a rated match and see their ratings change', {
   await a.screenshot({ path: join(ARTIFACTS, 'rated-profile.png'), fullPage: true });
 
   // The leaderboard page loads (nobody has the ten matches to be ranked yet).
-  await a.locator('header a', { hasText: 'Leaderboard' }).click();
+  await a.locator('header .site-links a', { hasText: 'Leaderboard' }).click();
   await a.waitForURL(/\/leaderboard$/);
   await a.locator('main.leaderboard h3', { hasText: 'Players' }).waitFor();
   await a.screenshot({ path: join(ARTIFACTS, 'rated-leaderboard.png'), fullPage: true });

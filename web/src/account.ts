@@ -1,9 +1,10 @@
 // Accounts in the page header: who is signed in (`GET /api/account/me`), sign in, sign up and
 // sign out forms with their errors shown inline, and the links to the leaderboard and one's
 // profile. The session lives in an HttpOnly cookie the page never reads; see docs/protocol.md
-// ("Accounts, profiles and the leaderboard"). The JSON shapes are in ./accountTypes.ts.
+// ("Accounts, profiles and the leaderboard"). The JSON shapes are in ./accountTypes.ts
+// (generated from crates/protocol/src/accounts.rs).
 
-import type { AccountView } from './accountTypes';
+import type { AccountView, Credentials } from './accountTypes';
 import { fill, h, storageGet, storageSet } from './dom';
 import type { ApiError } from './protocol';
 
@@ -67,7 +68,8 @@ async function post(path: string, body?: unknown): Promise<Response> {
 
 /** Signs in (`login`) or up (`signup`); the account, or throws the server's message. */
 export async function signIn(kind: 'login' | 'signup', username: string, password: string): Promise<AccountView> {
-  const res = await post(`/api/account/${kind}`, { username, password });
+  const credentials: Credentials = { username, password };
+  const res = await post(`/api/account/${kind}`, credentials);
   if (!res.ok) throw new Error(await errorOf(res));
   const account = (await res.json()) as AccountView;
   changed(account);
@@ -88,7 +90,8 @@ export function ratingText(rating: number, provisional = false): string {
 }
 
 /** The page header every page but the tournaments' shares: the site's name, the leaderboard,
- * what the page adds (`extra`), and the account box. */
+ * what the page adds (`extra`), the account box, and the compact account menu that stands for
+ * the links and the account box where they give way (the match page on a phone). */
 export function siteHeader(...extra: (Node | null)[]): HTMLElement {
   return h(
     'header',
@@ -97,7 +100,66 @@ export function siteHeader(...extra: (Node | null)[]): HTMLElement {
     h('nav', { class: 'site-links' }, h('a', { href: '/leaderboard' }, 'Leaderboard')),
     extra,
     accountBox(),
+    accountMenu(),
   );
+}
+
+/** A compact menu: a button showing who is signed in (his initial; a guest's "☰") that opens
+ * a list: the name and rating with the link to the profile, the lobby, the leaderboard, and
+ * "Sign out" (a guest: "Sign in" in the lobby). */
+export function accountMenu(): HTMLElement {
+  const toggle = h('button', { type: 'button', class: 'menu-toggle', 'aria-haspopup': 'true', 'aria-expanded': 'false' });
+  const list = h('div', { class: 'menu-list', role: 'menu', hidden: true });
+  const menu = h('div', { class: 'account-menu' }, toggle, list);
+  const close = (): void => {
+    list.hidden = true;
+    toggle.setAttribute('aria-expanded', 'false');
+  };
+  toggle.addEventListener('click', e => {
+    e.stopPropagation();
+    list.hidden = !list.hidden;
+    toggle.setAttribute('aria-expanded', String(!list.hidden));
+  });
+  document.addEventListener('click', e => {
+    if (!menu.contains(e.target as Node)) close();
+  });
+  onAccount(account => {
+    menu.dataset.state = account ? 'signed-in' : 'guest';
+    toggle.textContent = account ? account.username.slice(0, 1).toUpperCase() : '☰';
+    toggle.setAttribute('aria-label', account ? `signed in as ${account.username}: menu` : 'menu');
+    toggle.title = account ? `Signed in as ${account.username}` : 'Menu';
+    const rating = account?.rating ? ratingText(account.rating.rating, account.rating.provisional) : null;
+    fill(
+      list,
+      account
+        ? h(
+            'a',
+            { class: 'me', role: 'menuitem', href: profileUrl(account.username) },
+            h('span', { class: 'signed-in-as' }, 'Signed in as '),
+            h('strong', {}, account.username),
+            rating ? h('span', { class: 'my-rating' }, ` ${rating}`) : null,
+          )
+        : h('span', { class: 'hint' }, 'Not signed in'),
+      h('a', { role: 'menuitem', href: '/' }, 'Lobby'),
+      h('a', { role: 'menuitem', href: '/leaderboard' }, 'Leaderboard'),
+      account
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'link',
+              role: 'menuitem',
+              onclick: () => {
+                close();
+                void signOut();
+              },
+            },
+            'Sign out',
+          )
+        : h('a', { role: 'menuitem', href: '/' }, 'Sign in (in the lobby)'),
+    );
+  });
+  return menu;
 }
 
 /** Signed in: the name (a link to the profile), the rating and "Sign out". A guest: "Sign in"

@@ -441,18 +441,51 @@ export function seatParam(search: string): SeatName | null {
   return seat === 'WhiteA' || seat === 'BlackA' || seat === 'WhiteB' || seat === 'BlackB' ? seat : null;
 }
 
+/** The bots' published ratings by level (1 to 8), as `PUBLISHED_RATINGS` in
+ * crates/engine/src/level.rs states them (measured in the arena). */
+export const BOT_RATINGS = [800, 1145, 1417, 1756, 1928, 2357, 2357, 2357] as const;
+
 /**
- * The bot level to fill seats with for a player of `rating` (Glicko-2), 1 to 8; level 4 when
- * the rating is unknown. Until the bots' ratings are measured, level L stands for about
- * 800 + 200 × L.
+ * The bot level to fill seats with for a player of `rating` (Glicko-2), 1 to 8: the level whose
+ * published rating is nearest (the stronger on a tie); level 4 when the rating is unknown. The
+ * match page uses it only when the lobby's level for the match cannot be had.
  */
 export function botLevelFor(rating: number | null | undefined): number {
   if (rating === null || rating === undefined || !Number.isFinite(rating)) return 4;
-  return Math.min(8, Math.max(1, Math.round((rating - 800) / 200)));
+  let best = 0;
+  let bestDistance = Infinity;
+  BOT_RATINGS.forEach((r, i) => {
+    if (Math.abs(r - rating) <= bestDistance) {
+      best = i;
+      bestDistance = Math.abs(r - rating);
+    }
+  });
+  return best + 1;
 }
 
-/** How long a seated player waits for others before the page offers to fill the seats with bots. */
+/** How long a seated player waits for others before the page offers to fill the seats with bots,
+ * unless he chose another wait in the lobby ({@link BOT_WAIT_KEY}). */
 export const BOT_OFFER_MS = 30_000;
+
+/** Where the lobby keeps the player's chosen wait before bots are offered (milliseconds; 0 for
+ * never). */
+export const BOT_WAIT_KEY = 'bughouse.botWait';
+
+/** The waits the lobby offers before bots: milliseconds (0: never) and how it reads. */
+export const BOT_WAITS: [number, string][] = [
+  [15_000, '15 s'],
+  [30_000, '30 s'],
+  [60_000, '1 min'],
+  [120_000, '2 min'],
+  [0, 'never'],
+];
+
+/** The wait before bots are offered, as the player chose it (`stored`, what {@link BOT_WAIT_KEY}
+ * holds; 0: never), else {@link BOT_OFFER_MS}. */
+export function botWaitMs(stored: string | null): number {
+  const chosen = stored === null || stored.trim() === '' ? NaN : Number(stored);
+  return BOT_WAITS.some(([ms]) => ms === chosen) ? chosen : BOT_OFFER_MS;
+}
 
 /** Where the player's name is kept in localStorage (the lobby and the match page share it). */
 export const NAME_KEY = 'bughouse.name';

@@ -3,7 +3,7 @@
 
 import { onAccount, siteHeader } from './account';
 import { fill, h, storageGet, storageSet } from './dom';
-import { cleanName, NAME_KEY, parseTimeControl, resultText, tokenKey } from './helpers';
+import { BOT_WAIT_KEY, BOT_WAITS, botWaitMs, cleanName, NAME_KEY, parseTimeControl, resultText, tokenKey } from './helpers';
 import { LiveGames } from './livegames';
 import {
   MAX_NAME,
@@ -225,27 +225,62 @@ export function renderLobby(root: HTMLElement): void {
   const playTcs = PLAY_TIME_CONTROLS.map((tc, i) =>
     h('label', { class: 'chip' }, h('input', { type: 'radio', name: 'play-tc', value: tc, checked: i === 1 }), h('span', {}, tc)),
   );
+  // A signed-in player plays under his account's name, and may ask for a rated match.
+  let signedIn: string | null = null;
+  const playRated = h('input', { type: 'checkbox', id: 'play-rated', name: 'play-rated' });
+  const playRatedField = h(
+    'label',
+    { class: 'field play-rated', hidden: true },
+    playRated,
+    ' Rated (among signed-in players; no bots)',
+  );
+  const nameField = h('div', { class: 'field' }, h('label', { for: 'player-name' }, 'Your name'), nameInput, nameError);
+  const playingAs = h('p', { class: 'field playing-as', hidden: true });
+  onAccount(account => {
+    signedIn = account?.username ?? null;
+    nameField.hidden = !!account;
+    playingAs.hidden = !account;
+    playingAs.textContent = account ? `Playing as ${account.username}${account.rating ? ` (${Math.round(account.rating.rating)})` : ''}` : '';
+    playRatedField.hidden = !account;
+    if (!account) playRated.checked = false;
+  });
+  // How long to wait for people before the match page offers bots (remembered).
+  const botWait = h(
+    'select',
+    { id: 'bot-wait', name: 'bot-wait', 'aria-label': 'offer bots after' },
+    BOT_WAITS.map(([ms, label]) => h('option', { value: String(ms), selected: ms === botWaitMs(storageGet(BOT_WAIT_KEY)) }, label)),
+  );
+  botWait.addEventListener('change', () => storageSet(BOT_WAIT_KEY, botWait.value));
   const playButton = h('button', { type: 'submit', class: 'primary big', id: 'play-now' }, 'Play now');
   const playStatus = h('p', { class: 'form-error', role: 'alert' });
   const playForm = h(
     'form',
     { class: 'card play', novalidate: true },
     h('h2', {}, 'Play'),
-    h('div', { class: 'field' }, h('label', { for: 'player-name' }, 'Your name'), nameInput, nameError),
+    nameField,
+    playingAs,
     h('div', { class: 'field' }, h('label', { for: 'play-rules' }, 'Rulebook'), playRules),
     h('div', { class: 'field' }, h('span', { class: 'label' }, 'Time control'), h('div', { class: 'chips', role: 'radiogroup', 'aria-label': 'time control' }, playTcs)),
+    playRatedField,
+    h('div', { class: 'field' }, h('label', { for: 'bot-wait' }, 'Offer bots after'), botWait),
     playButton,
-    h('p', { class: 'hint' }, 'Seats you in the fullest open match of that kind, or opens a new one. If nobody comes, you can fill the seats with bots.'),
+    h(
+      'p',
+      { class: 'hint' },
+      'Seats you with players of about your rating (the range widens the longer a match waits), or opens a new match. If nobody comes, you can fill the seats with bots of about your strength.',
+    ),
     playStatus,
   );
   playForm.addEventListener('submit', e => {
     e.preventDefault();
-    const name = playerName();
+    const name = signedIn ?? playerName();
     if (!name) return;
     const tc = (playForm.querySelector('input[name=play-tc]:checked') as HTMLInputElement | null)?.value ?? '3+0';
     playButton.disabled = true;
     playStatus.textContent = '';
-    void playNow({ rules: playRules.value, time_control: tc, name })
+    const request: PlayNow = { rules: playRules.value, time_control: tc, name };
+    if (playRated.checked) request.rated = true;
+    void playNow(request)
       .then(placed => {
         storageSet(tokenKey(placed.match_id), placed.token);
         location.assign(`/m/${encodeURIComponent(placed.match_id)}`);
@@ -325,6 +360,7 @@ export function renderLobby(root: HTMLElement): void {
 
 /** One open match: rulebook, time control, the seats by team, a Join button on each free one. */
 function openRow(m: OpenMatch, join: (id: string, seat: SeatName) => void): HTMLElement {
+  const rating = (s: SeatName): number | null => m.seat_ratings[m.seats.findIndex(x => x.seat === s)] ?? null;
   const seat = (s: SeatName): HTMLElement => {
     const info = m.seats.find(x => x.seat === s);
     const taken = !!info && (info.name !== null || info.bot);
@@ -333,7 +369,13 @@ function openRow(m: OpenMatch, join: (id: string, seat: SeatName) => void): HTML
       { class: `open-seat${taken ? ' taken' : ''}`, 'data-seat': s },
       h('span', { class: 'seat' }, s),
       taken
-        ? h('span', { class: 'player-name' }, info!.name ?? 'bot', info!.bot ? h('span', { class: 'tag' }, 'bot') : null)
+        ? h(
+            'span',
+            { class: 'player-name' },
+            info!.name ?? 'bot',
+            info!.bot ? h('span', { class: 'tag' }, 'bot') : null,
+            rating(s) !== null ? h('span', { class: 'seat-rating' }, ` ${rating(s)}`) : null,
+          )
         : h('button', { type: 'button', class: 'join', 'aria-label': `Join ${s}`, onclick: () => join(m.match_id, s) }, 'Join'),
     );
   };
@@ -345,6 +387,8 @@ function openRow(m: OpenMatch, join: (id: string, seat: SeatName) => void): HTML
       { class: 'open-head' },
       h('span', { class: 'rules' }, m.rules),
       h('span', { class: 'tc' }, m.time_control),
+      m.rated ? h('span', { class: 'rated-tag rated' }, 'rated') : null,
+      m.rating !== null ? h('span', { class: 'hint mean-rating', title: 'mean rating of the seated players' }, `≈${m.rating}`) : null,
       h('span', { class: 'hint' }, `${m.free} free`),
       h('a', { href: `/m/${encodeURIComponent(m.match_id)}`, class: 'watch' }, 'open'),
     ),

@@ -8,7 +8,9 @@ import { BoardView, pieceEl, type BoardInput, type PlayerLine } from './boardvie
 import { copyText, fill, h, storageGet, storageSet, toast } from './dom';
 import {
   BOT_OFFER_MS,
+  BOT_WAIT_KEY,
   botLevelFor,
+  botWaitMs,
   bothGamesPlayedOut,
   claimsNow,
   cleanName,
@@ -58,6 +60,7 @@ import {
   type BoardName,
   type ActionMessage,
   type BoardState,
+  type LobbySnapshot,
   type MatchState,
   type MoveInfo,
   type Piece,
@@ -960,8 +963,10 @@ class MatchPage {
   }
 
   /**
-   * After a seated player has waited {@link BOT_OFFER_MS} for the others, the offer to fill the
-   * free seats with bots of about his strength (he may pick another level).
+   * After a seated player has waited as long as he chose in the lobby (else
+   * {@link BOT_OFFER_MS}), the offer to fill the free seats with bots of about the waiting
+   * players' strength: the level the lobby gives the match (its published rating nearest their
+   * mean rating); he may pick another level.
    */
   private botOffer(waiting: boolean, free: SeatName[]): HTMLElement | null {
     if (!waiting || !this.you || free.length === 0) {
@@ -970,19 +975,21 @@ class MatchPage {
       this.botOfferTimer = undefined;
       return null;
     }
-    const wait = window.__bughouseBotOfferMs ?? BOT_OFFER_MS;
+    const wait = window.__bughouseBotOfferMs ?? botWaitMs(storageGet(BOT_WAIT_KEY));
+    // The player chose never to be offered bots (he may still add one by hand).
+    if (wait === 0) return h('p', { class: 'hint waiting-note' }, 'Waiting for players to join…');
     const now = performance.now();
     if (this.waitingSince === null) {
       this.waitingSince = now;
-      // The player's rating would choose the level; without one, a middling bot.
-      this.botLevel = botLevelFor(null);
+      this.botLevel = botLevelFor(this.account?.rating?.rating);
     }
     const left = this.waitingSince + wait - now;
     if (left > 0) {
       if (this.botOfferTimer === undefined)
         this.botOfferTimer = window.setTimeout(() => {
           this.botOfferTimer = undefined;
-          this.renderSeats();
+          // The level for the players waiting now, as the lobby rates the match.
+          void this.fetchBotLevel().finally(() => this.renderSeats());
         }, left + 50);
       return h('p', { class: 'hint waiting-note' }, 'Waiting for players to join…');
     }
@@ -993,8 +1000,25 @@ class MatchPage {
       'div',
       { class: 'bot-offer' },
       h('p', {}, `Nobody came yet for ${free.length === 1 ? 'the last seat' : `${free.length} seats`}.`),
-      h('button', { type: 'button', class: 'primary', onclick: fillSeats }, free.length === 1 ? 'Fill the empty seat with a bot' : 'Fill the empty seats with bots'),
+      h(
+        'button',
+        { type: 'button', class: 'primary', onclick: fillSeats },
+        `${free.length === 1 ? 'Fill the empty seat with a bot' : 'Fill the empty seats with bots'} (level ${this.botLevel})`,
+      ),
     );
+  }
+
+  /** The bot level the lobby offers this match (nearest its seated players' mean rating). */
+  private async fetchBotLevel(): Promise<void> {
+    try {
+      const res = await fetch('/api/lobby');
+      if (!res.ok) return;
+      const snapshot = (await res.json()) as LobbySnapshot;
+      const level = snapshot.open.find(m => m.match_id === this.id)?.bot_level;
+      if (level !== undefined && level >= 1 && level <= 8) this.botLevel = level;
+    } catch {
+      // the level chosen from the player's own rating stays
+    }
   }
 
   /** Sits in `seat` under the name in the field (or the one remembered). */

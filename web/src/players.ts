@@ -3,7 +3,7 @@
 // by rulebook) and the leaderboard (`/leaderboard`: players and teams).
 
 import { errorOf, profileUrl, ratingText, siteHeader } from './account';
-import type { Leaderboard, PlayedMatchView, PlayerView, Profile, RatingPointView } from './accountTypes';
+import type { Leaderboard, MatchPlayer, PlayedMatchView, Profile, RatingPointView } from './accountTypes';
 import { chartGeometry } from './chart';
 import { fill, h } from './dom';
 
@@ -72,7 +72,7 @@ export function signed(delta: number): string {
   return d > 0 ? `+${d}` : d < 0 ? `${d}` : '±0';
 }
 
-function playerLink(p: PlayerView | null): Node | string {
+function playerLink(p: MatchPlayer | null): Node | string {
   if (!p) return '—';
   if (p.account) return h('a', { href: profileUrl(p.account) }, p.account);
   return p.bot ? `${p.name} (bot)` : `${p.name} (guest)`;
@@ -133,14 +133,18 @@ export function renderProfile(root: HTMLElement, name: string): void {
           p.matches.length === 0
             ? h('p', { class: 'hint' }, 'No finished match yet.')
             : h(
-                'table',
-                {},
+                'div',
+                { class: 'table-scroll' },
                 h(
-                  'thead',
+                  'table',
                   {},
-                  h('tr', {}, ['finished', 'rules', 'partner', 'opponents', 'result', 'rating', ''].map(t => h('th', {}, t))),
+                  h(
+                    'thead',
+                    {},
+                    h('tr', {}, ['finished', 'rules', 'partner', 'opponents', 'result', 'rating', ''].map(t => h('th', {}, t))),
+                  ),
+                  h('tbody', {}, p.matches.map(matchRow)),
                 ),
-                h('tbody', {}, p.matches.map(matchRow)),
               ),
         ),
         h(

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  BOT_OFFER_MS,
   backoffMs,
+  botWaitMs,
   clocksAfter,
   bothGamesPlayedOut,
   drawClaims,
@@ -193,6 +195,15 @@ describe('seats and layout', () => {
 });
 
 describe('misc', () => {
+  it('reads the wait before bots are offered as the player chose it', () => {
+    expect(botWaitMs('15000')).toBe(15_000);
+    expect(botWaitMs('0')).toBe(0); // never
+    expect(botWaitMs(null)).toBe(BOT_OFFER_MS);
+    expect(botWaitMs('')).toBe(BOT_OFFER_MS);
+    expect(botWaitMs('12345')).toBe(BOT_OFFER_MS); // not one of the choices
+    expect(botWaitMs('soon')).toBe(BOT_OFFER_MS);
+  });
+
   it('routes match paths', () => {
     expect(matchIdFromPath('/m/abc123')).toBe('abc123');
     expect(matchIdFromPath('/m/abc123/')).toBe('abc123');

@@ -80,9 +80,12 @@ describe('botLevelFor', () => {
   it('picks a middling bot without a rating, else one near the rating', () => {
     expect(botLevelFor(null)).toBe(4);
     expect(botLevelFor(undefined)).toBe(4);
-    expect(botLevelFor(1500)).toBe(4);
+    // The published ratings: 800, 1145, 1417, 1756, 1928, 2357, 2357, 2357.
+    expect(botLevelFor(1500)).toBe(3);
+    expect(botLevelFor(1700)).toBe(4);
     expect(botLevelFor(600)).toBe(1);
     expect(botLevelFor(2600)).toBe(8);
+    expect(botLevelFor(2320)).toBe(8); // 6 to 8 share a rating: the stronger
     expect(botLevelFor(Number.NaN)).toBe(4);
   });
 });

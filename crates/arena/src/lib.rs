@@ -7,12 +7,14 @@
 //! relays, [`xboard`]). Matches alternate the seats: team1 plays WhiteA + BlackB in odd matches
 //! and BlackA + WhiteB in even ones ([`Config::seating`]).
 //!
+//! - [`elo`]: ratings fitted to results between players (the bot levels' calibration).
 //! - [`Config`]: the teams, time control, rules and seed; [`Config::check_engines`] before the
 //!   first match, [`Config::play`] for each ([`Played`]).
 //! - [`write_results`]: the results table; [`Played::bpgn`]: a match's record.
 //! - [`uci`], [`xboard`]: the outside engines' clients, every misbehaviour an [`EngineError`];
 //!   both run their process through one module (start, lines with deadlines, `quit` on drop).
 
+pub mod elo;
 mod fen;
 mod play;
 mod player;

@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+pub mod accounts;
 pub mod lobby;
 mod moves;
 pub mod typescript;

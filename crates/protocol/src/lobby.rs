@@ -40,9 +40,18 @@ pub struct OpenMatch {
     pub seats: Vec<SeatInfo>,
     /// How many seats are free.
     pub free: u8,
-    /// The mean rating of its seated players who have one; null when none has (seats do not
-    /// carry ratings yet: accounts in seats come with rated matches).
+    /// Whether the match is rated (only signed-in players sit in it).
+    pub rated: bool,
+    /// The rating of each seat's player in seat order: a signed-in player's (his player
+    /// rating), a bot's published rating; null for a free seat, a guest, or an account not yet
+    /// rated.
+    pub seat_ratings: Vec<Option<u32>>,
+    /// The mean rating of its seated players (a guest or an unrated account counts as 1500);
+    /// null when nobody sits.
     pub rating: Option<u32>,
+    /// The bot level whose published rating is nearest the mean rating of its seated players
+    /// (not bots): what the match page offers to fill its free seats with.
+    pub bot_level: u8,
     /// When it was created, Unix milliseconds.
     pub created_at: i64,
 }
@@ -83,8 +92,13 @@ pub struct PlayNow {
     pub rules: String,
     /// The time control, `3+0`.
     pub time_control: String,
-    /// The name to sit as (1 to 32 printable characters).
+    /// The name to sit as (1 to 32 printable characters); a signed-in player sits under his
+    /// account's name instead.
     pub name: String,
+    /// A rated match (default casual): only for a signed-in player, placed among signed-in
+    /// players.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 /// The answer to `POST /api/lobby/play`: the seat taken for the player.

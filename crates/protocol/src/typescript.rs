@@ -5,6 +5,7 @@
 
 use ts_rs::{Config, TS};
 
+use crate::accounts as acc;
 use crate::lobby::*;
 use crate::otb::*;
 use crate::tournament::*;
@@ -210,7 +211,23 @@ pub fn bindings() -> Vec<Binding> {
         .decl::<OtbRejected>()
         .decl::<OtbSheetMove>()
         .done("otb.ts");
-    vec![protocol, tournament, lobby, otb]
+    let accounts = File::new(&["SeatName"])
+        .decl::<acc::Credentials>()
+        .decl::<acc::AccountView>()
+        .decl::<acc::RatingView>()
+        .decl::<acc::Profile>()
+        .decl::<acc::RatingPointView>()
+        .decl::<acc::PlayedMatchView>()
+        .decl::<acc::Outcome>()
+        .decl::<acc::MatchPlayer>()
+        .decl::<acc::PartnerView>()
+        .decl::<acc::TeamRatingView>()
+        .decl::<acc::RulesView>()
+        .decl::<acc::Leaderboard>()
+        .decl::<acc::LeaderView>()
+        .decl::<acc::TeamLeaderView>()
+        .done("accounts.ts");
+    vec![protocol, tournament, lobby, otb, accounts]
 }
 
 /// Lays out a declaration as ts-rs writes it (one line, doc comments in between) the way a

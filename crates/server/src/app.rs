@@ -146,7 +146,7 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
     tokio::spawn(tournaments::results_task(tournaments.clone(), finished_rx));
     let accounts = Arc::new(Accounts::new(store.clone(), AccountsConfig::from_env()));
     tokio::spawn(sweep_sessions(store.clone()));
-    let lobby = Arc::new(Lobby::new(shards.clone(), lobby_flags));
+    let lobby = Arc::new(Lobby::new(shards.clone(), lobby_flags, store.clone()));
     tokio::spawn(lobby_feed(lobby.clone()));
     let app = App {
         shards,

@@ -1,16 +1,22 @@
 //! The lobby's part of the hub with a fake clock: each shard's summary (open matches, matches in
 //! progress with both boards, connections, players), the change flag, seats taken by "play
-//! now" and the order in which open matches are offered; and the claims a board offers.
+//! now", the rating groups it forms (a spread widening with the wait) and the order in which
+//! open matches are offered, the bot level offered; and the claims a board offers.
 
 mod common;
 use common::{error_code, to};
 
 use std::time::Duration;
 
+use bughouse_engine::{Level, PUBLISHED_RATINGS};
 use bughouse_protocol::lobby::{LiveGame, LobbyBoard, OpenMatch, LOBBY_LIVE_MAX};
-use bughouse_protocol::{Claim, ClientMessage, Clocks, SeatInfo, SeatName, ServerMessage};
+use bughouse_protocol::{
+    Claim, ClientMessage, Clocks, CreateMatch, SeatInfo, SeatName, ServerMessage,
+};
 use bughouse_server::hub::{
-    lobby_snapshot, placement_order, Effect, Hub, Input, LobbyPart, PlaceError, Write,
+    accepted_spread, bot_level_near, lobby_snapshot, placement_order, rate_open_match, AccountInfo,
+    Asker, Effect, Hub, Input, LobbyPart, PlaceError, Write, DEFAULT_RATING, SPREAD_PER_SECOND,
+    SPREAD_START,
 };
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
@@ -206,7 +212,7 @@ fn play_now_takes_the_first_free_seat_and_its_token_opens_it() {
     let id = h.create("fide", "3+0");
     h.sit(1, &id, SeatName::WhiteA, "Ann");
     h.hello(9, &id, None);
-    let (seat, token, fx) = h.hub.place(&id, "Bo", h.now).expect("a free seat");
+    let (seat, token, fx) = h.hub.place(&id, "Bo", None, h.now).expect("a free seat");
     assert_eq!(seat, SeatName::BlackA);
     assert!(fx.iter().any(|e| matches!(
         e,
@@ -228,28 +234,28 @@ fn play_now_takes_the_first_free_seat_and_its_token_opens_it() {
     )));
 
     assert_eq!(
-        h.hub.place(&id, " ann ", h.now).map(|p| p.0),
+        h.hub.place(&id, " ann ", None, h.now).map(|p| p.0),
         Err(PlaceError::NameTaken("ann".into())),
         "a name sits once in a match, in any case"
     );
     assert_eq!(
-        h.hub.place(&id, "", h.now).map(|p| p.0),
+        h.hub.place(&id, "", None, h.now).map(|p| p.0),
         Err(PlaceError::BadName)
     );
     assert_eq!(
-        h.hub.place("nope", "Cy", h.now).map(|p| p.0),
+        h.hub.place("nope", "Cy", None, h.now).map(|p| p.0),
         Err(PlaceError::NoSuchMatch)
     );
-    let (seat, _, _) = h.hub.place(&id, "Cy", h.now).expect("a free seat");
+    let (seat, _, _) = h.hub.place(&id, "Cy", None, h.now).expect("a free seat");
     assert_eq!(seat, SeatName::WhiteB);
     // The fourth starts the match.
-    let (seat, _, fx) = h.hub.place(&id, "Dan", h.now).expect("a free seat");
+    let (seat, _, fx) = h.hub.place(&id, "Dan", None, h.now).expect("a free seat");
     assert_eq!(seat, SeatName::BlackB);
     assert!(fx
         .iter()
         .any(|e| matches!(e, Effect::Store(Write::StartMatch { .. }))));
     assert_eq!(
-        h.hub.place(&id, "Eve", h.now).map(|p| p.0),
+        h.hub.place(&id, "Eve", None, h.now).map(|p| p.0),
         Err(PlaceError::Full)
     );
 }
@@ -261,8 +267,38 @@ fn open(id: &str, rules: &str, tc: &str, free: u8, created_at: i64) -> OpenMatch
         time_control: tc.into(),
         seats: Vec::new(),
         free,
-        created_at,
+        rated: false,
+        seat_ratings: Vec::new(),
         rating: None,
+        bot_level: 0,
+        created_at,
+    }
+}
+
+/// A seat taken by `name`: an account's with `rating`, a guest's (`account` false), or a bot
+/// of published rating `rating`.
+fn seat(m: &mut OpenMatch, name: &str, account: bool, bot: bool, rating: Option<u32>) {
+    let seat = [
+        SeatName::WhiteA,
+        SeatName::BlackA,
+        SeatName::WhiteB,
+        SeatName::BlackB,
+    ][m.seats.len()];
+    m.seats.push(SeatInfo {
+        seat,
+        name: Some(name.into()),
+        bot,
+        connected: !bot,
+        account,
+    });
+    m.seat_ratings.push(rating);
+}
+
+fn asker(name: &str, rating: f64) -> Asker<'_> {
+    Asker {
+        name,
+        rating,
+        rated: false,
     }
 }
 
@@ -276,35 +312,164 @@ fn play_now_offers_the_fullest_match_of_the_kind_then_the_oldest() {
         open("other-rules", "knsb-1988", "3+0", 1, 0),
         open("full", "fide", "3+0", 0, 0),
     ];
+    let mut rated = open("rated", "fide", "3+0", 1, 0);
+    rated.rated = true;
+    list.push(rated);
     assert_eq!(
-        placement_order(&list, "fide", "3+0", "Ann", None),
+        placement_order(&list, "fide", "3+0", &asker("Ann", 1500.0), 60),
         ["one-left", "old-3", "new-3"]
     );
     // Not where his name already sits.
-    list[2].seats.push(SeatInfo {
-        seat: SeatName::WhiteA,
-        name: Some("ANN".into()),
-        bot: false,
-        connected: true,
-        account: false,
-    });
+    seat(&mut list[2], "ANN", false, false, None);
     assert_eq!(
-        placement_order(&list, "fide", "3+0", "ann", None),
+        placement_order(&list, "fide", "3+0", &asker("ann", 1500.0), 60),
         ["old-3", "new-3"]
     );
-    // With ratings: a match within the band comes before a fuller one far away.
-    list[2].seats.clear();
-    list[2].rating = Some(2100);
-    list[1].rating = Some(1450);
+    // A rated request sees only the rated match.
+    let rated = Asker {
+        rated: true,
+        ..asker("Ann", 1500.0)
+    };
+    assert_eq!(placement_order(&list, "fide", "3+0", &rated, 60), ["rated"]);
+}
+
+#[test]
+fn play_now_places_players_at_similar_ratings_widening_with_the_wait() {
+    const T: i64 = 1_700_000_000_000;
+    let second = 1_000;
+    // A match opened at T by a guest (1500 by default), another by a 2300 player.
+    let mut guest = open("guest", "fide", "3+0", 3, T);
+    seat(&mut guest, "Gus", false, false, None);
+    let mut strong = open("strong", "fide", "3+0", 3, T);
+    seat(&mut strong, "Kasparov", true, false, Some(2300));
+    let list = [guest.clone(), strong.clone()];
+    let order =
+        |rating: f64, now: i64| placement_order(&list, "fide", "3+0", &asker("Ann", rating), now);
+
+    // At once, only within 200.
+    assert_eq!(accepted_spread(0), SPREAD_START);
+    assert_eq!(order(1650.0, T), ["guest"]);
+    assert_eq!(order(2150.0, T), ["strong"]);
     assert_eq!(
-        placement_order(&list, "fide", "3+0", "Ann", Some(1500.0)),
-        ["old-3", "new-3", "one-left"]
+        order(1900.0, T),
+        Vec::<String>::new(),
+        "400 from both: a match of his own"
     );
+    // The spread widens with the time the match has waited: 400 after 10 s.
     assert_eq!(
-        placement_order(&list, "fide", "3+0", "Ann", Some(2000.0)),
-        ["one-left", "new-3", "old-3"],
-        "unknown ratings count as near"
+        accepted_spread(10 * second),
+        SPREAD_START + 10.0 * SPREAD_PER_SECOND
     );
+    assert_eq!(order(1900.0, T + 9 * second), Vec::<String>::new());
+    assert_eq!(order(1900.0, T + 10 * second), ["guest", "strong"]);
+    // After a minute 1,400: a 1000 player fits with the 2300 one, an 800 not yet.
+    assert_eq!(order(1000.0, T + 60 * second), ["guest", "strong"]);
+    assert_eq!(order(800.0, T + 60 * second), ["guest"]);
+    assert_eq!(
+        accepted_spread(-5),
+        SPREAD_START,
+        "a clock gone back is no wait"
+    );
+
+    // The spread is that of everyone in the match: 1400 and 1600 take 1500 at once, not 1650.
+    let mut wide = open("wide", "fide", "3+0", 2, T);
+    seat(&mut wide, "Lo", true, false, Some(1400));
+    seat(&mut wide, "Hi", true, false, Some(1600));
+    let list = [wide];
+    let order = |rating: f64| placement_order(&list, "fide", "3+0", &asker("Ann", rating), T);
+    assert_eq!(order(1500.0), ["wide"]);
+    assert_eq!(order(1650.0), Vec::<String>::new());
+    // A seated bot counts at its published rating.
+    let mut with_bot = open("bot", "fide", "3+0", 2, T);
+    seat(&mut with_bot, "Ann", true, false, Some(1500));
+    let level = Level::new(1).expect("level 1");
+    let published = level.published_rating().round() as u32;
+    seat(&mut with_bot, "bot 1", false, true, Some(published));
+    let list = [with_bot];
+    let fits = !placement_order(&list, "fide", "3+0", &asker("Bea", 1500.0), T).is_empty();
+    assert_eq!(fits, (1500.0 - f64::from(published)).abs() <= SPREAD_START);
+}
+
+#[test]
+fn the_bots_offered_are_of_the_level_nearest_the_waiting_players() {
+    assert_eq!(bot_level_near(0.0), Level::MIN);
+    assert_eq!(bot_level_near(4000.0), Level::MAX);
+    for n in 1..=8 {
+        let level = Level::new(n).expect("a level");
+        let near = bot_level_near(level.published_rating());
+        assert_eq!(near.published_rating(), level.published_rating());
+        // Levels sharing a rating: the stronger is offered.
+        assert!(near >= level);
+    }
+    // An account at 1900 and a guest (1500): the mean 1700; a bot seated is not counted.
+    let mut m = open("m", "fide", "3+0", 1, 0);
+    seat(&mut m, "Ann", true, false, Some(1900));
+    seat(&mut m, "Gus", false, false, None);
+    seat(&mut m, "bot 8", false, true, Some(3000));
+    rate_open_match(&mut m);
+    assert_eq!(m.bot_level, bot_level_near(1700.0).get());
+    let nearest = PUBLISHED_RATINGS
+        .iter()
+        .map(|r| (r - 1700.0).abs())
+        .fold(f64::INFINITY, f64::min);
+    let offered = Level::new(m.bot_level).expect("a level").published_rating();
+    assert_eq!((offered - 1700.0).abs(), nearest);
+    // The mean of everyone seated, the bot included.
+    assert_eq!(
+        m.rating,
+        Some(((1900 + 1500 + 3000) as f64 / 3.0).round() as u32)
+    );
+    // Nobody seated: the default rating's level, and no mean.
+    let mut empty = open("e", "fide", "3+0", 4, 0);
+    rate_open_match(&mut empty);
+    assert_eq!(empty.rating, None);
+    assert_eq!(empty.bot_level, bot_level_near(DEFAULT_RATING).get());
+}
+
+#[test]
+fn play_now_seats_a_signed_in_player_as_his_account_and_only_him_in_a_rated_match() {
+    let mut h = Harness::new();
+    let request = CreateMatch {
+        rules: "fide".into(),
+        time_control: "3+0".into(),
+        rated: true,
+        ..Default::default()
+    };
+    let (id, _) = h.hub.create_from(&request, h.now).expect("valid");
+    let ann = AccountInfo {
+        id: 7,
+        username: "Ann".into(),
+    };
+    assert_eq!(
+        h.hub.place(&id, "Gus", None, h.now).map(|p| p.0),
+        Err(PlaceError::SignInRequired)
+    );
+    // The name asked is ignored: the account's is taken.
+    let (seat, _, fx) = h
+        .hub
+        .place(&id, "whatever", Some(&ann), h.now)
+        .expect("a free seat");
+    assert_eq!(seat, SeatName::WhiteA);
+    assert!(fx.iter().any(|e| matches!(
+        e,
+        Effect::Store(Write::SetSeat { seat: 0, name, .. }) if name == "Ann"
+    )));
+    assert!(fx.iter().any(|e| matches!(
+        e,
+        Effect::Store(Write::SetSeatAccount {
+            seat: 0,
+            account_id: Some(7),
+            ..
+        })
+    )));
+    assert_eq!(
+        h.hub.place(&id, "x", Some(&ann), h.now).map(|p| p.0),
+        Err(PlaceError::NameTaken("Ann".into())),
+        "an account sits once"
+    );
+    let part = h.part();
+    assert!(part.open[0].rated);
+    assert!(part.open[0].seats[0].account);
 }
 
 fn live(id: &str, started_at: i64) -> LiveGame {

@@ -287,6 +287,8 @@ async fn rating_a_match(db: &TestDb) {
     seated(&store, "m1", &players, "1-0", T0).await;
     assert!(!store.is_rated("m1").await.unwrap());
     assert_eq!(store.player_rating(ids[0]).await.unwrap(), None);
+    let upper = players[0].username.to_uppercase();
+    assert_eq!(store.player_rating_by_name(&upper).await.unwrap(), None);
     let config = Config::default();
     let rated = RatedMatch {
         match_id: "m1".into(),
@@ -317,6 +319,12 @@ async fn rating_a_match(db: &TestDb) {
         );
         assert_eq!(stored.updated_at_ms, T0);
     }
+    // By name, in any case: the rating "play now" places a player at.
+    assert_eq!(
+        store.player_rating_by_name(&upper).await.unwrap(),
+        Some(expected.players[0].after.rating)
+    );
+    assert_eq!(store.player_rating_by_name("nobody").await.unwrap(), None);
     assert_eq!(changes.teams[0].0, (ids[0], ids[3]));
     assert_eq!(changes.teams[1].0, (ids[1], ids[2]));
     for team in 0..2 {

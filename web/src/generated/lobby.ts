@@ -30,11 +30,24 @@ export type OpenMatch = {
   seats: Array<SeatInfo>,
   /** How many seats are free. */
   free: number,
+  /** Whether the match is rated (only signed-in players sit in it). */
+  rated: boolean,
   /**
-   * The mean rating of its seated players who have one; null when none has (seats do not
-   * carry ratings yet: accounts in seats come with rated matches).
+   * The rating of each seat's player in seat order: a signed-in player's (his player
+   * rating), a bot's published rating; null for a free seat, a guest, or an account not yet
+   * rated.
+   */
+  seat_ratings: Array<number | null>,
+  /**
+   * The mean rating of its seated players (a guest or an unrated account counts as 1500);
+   * null when nobody sits.
    */
   rating: number | null,
+  /**
+   * The bot level whose published rating is nearest the mean rating of its seated players
+   * (not bots): what the match page offers to fill its free seats with.
+   */
+  bot_level: number,
   /** When it was created, Unix milliseconds. */
   created_at: number,
 };
@@ -71,8 +84,16 @@ export type PlayNow = {
   rules: string,
   /** The time control, `3+0`. */
   time_control: string,
-  /** The name to sit as (1 to 32 printable characters). */
+  /**
+   * The name to sit as (1 to 32 printable characters); a signed-in player sits under his
+   * account's name instead.
+   */
   name: string,
+  /**
+   * A rated match (default casual): only for a signed-in player, placed among signed-in
+   * players.
+   */
+  rated?: boolean,
 };
 
 /** The answer to `POST /api/lobby/play`: the seat taken for the player. */

@@ -1,5 +1,6 @@
 //! The account routes: sign up, log in, log out, who am I; and the public player pages:
-//! profiles and the leaderboard (`players.rs`). The JSON shapes are in docs/protocol.md.
+//! profiles and the leaderboard (`players.rs`). The JSON shapes are `bughouse_protocol::accounts`
+//! (generated for the front end), described in docs/protocol.md.
 
 use std::sync::Arc;
 
@@ -10,8 +11,8 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use bughouse_protocol::accounts::{AccountView, Credentials, RatingView};
 use bughouse_store::{Account, AccountError, RatingRecord};
-use serde::{Deserialize, Serialize};
 
 use super::auth::{self, Accounts};
 use super::{players, ApiError};
@@ -39,49 +40,18 @@ pub(crate) const PASSWORD_MAX_BYTES: usize = 1024;
 /// rated matches (a bughouse match tells little about one player, see `bughouse_rating`).
 pub(crate) const PROVISIONAL_DEVIATION: f64 = 230.0;
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Credentials {
-    username: String,
-    password: String,
-}
-
-/// An account as its owner sees it (`me`, and the answer to sign-up and log-in).
-#[derive(Serialize)]
-pub(crate) struct AccountView {
-    pub(crate) username: String,
-    /// Unix milliseconds.
-    pub(crate) created_at: i64,
-    /// `null` before the first rated match.
-    pub(crate) rating: Option<RatingView>,
-}
-
-/// A rating as the API shows it.
-#[derive(Serialize)]
-pub(crate) struct RatingView {
-    pub(crate) rating: f64,
-    pub(crate) deviation: f64,
-    pub(crate) volatility: f64,
-    pub(crate) games: i64,
-    pub(crate) wins: i64,
-    pub(crate) draws: i64,
-    pub(crate) losses: i64,
-    /// The deviation is still above [`PROVISIONAL_DEVIATION`].
-    pub(crate) provisional: bool,
-}
-
-impl From<&RatingRecord> for RatingView {
-    fn from(r: &RatingRecord) -> RatingView {
-        RatingView {
-            rating: r.rating.rating,
-            deviation: r.rating.deviation,
-            volatility: r.rating.volatility,
-            games: r.games,
-            wins: r.wins,
-            draws: r.draws,
-            losses: r.losses,
-            provisional: r.rating.deviation > PROVISIONAL_DEVIATION,
-        }
+/// A rating as the API shows it: provisional while the deviation is above
+/// [`PROVISIONAL_DEVIATION`].
+pub(crate) fn rating_view(r: &RatingRecord) -> RatingView {
+    RatingView {
+        rating: r.rating.rating,
+        deviation: r.rating.deviation,
+        volatility: r.rating.volatility,
+        games: r.games,
+        wins: r.wins,
+        draws: r.draws,
+        losses: r.losses,
+        provisional: r.rating.deviation > PROVISIONAL_DEVIATION,
     }
 }
 
@@ -150,7 +120,7 @@ async fn view(accounts: &Accounts, account: &Account) -> Result<AccountView, Api
     Ok(AccountView {
         username: account.username.clone(),
         created_at: account.created_at_ms,
-        rating: rating.as_ref().map(RatingView::from),
+        rating: rating.as_ref().map(rating_view),
     })
 }
 

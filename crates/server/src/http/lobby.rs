@@ -6,13 +6,14 @@ use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use bughouse_protocol::lobby::{LobbySnapshot, PlacedSeat, PlayNow};
 use futures_util::Stream;
 
-use crate::http::ApiError;
+use crate::http::{auth, ApiError};
 use crate::runtime::{Lobby, PlayError};
 
 pub(crate) fn router(lobby: Arc<Lobby>) -> Router {
@@ -27,6 +28,7 @@ fn refusal(e: PlayError) -> ApiError {
     match e {
         PlayError::Invalid(message) => ApiError::bad(message),
         PlayError::Stopping => ApiError::unavailable(),
+        PlayError::Store(e) => ApiError::storage(&e),
     }
 }
 
@@ -58,10 +60,25 @@ async fn events(
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 
+/// "Play now": a signed-in request (its session cookie; the CSRF layer has checked where it
+/// comes from) is placed as its account, at its rating; any other as a guest.
 async fn play(
     State(lobby): State<Arc<Lobby>>,
+    headers: HeaderMap,
     body: Result<Json<PlayNow>, JsonRejection>,
 ) -> Result<Json<PlacedSeat>, ApiError> {
     let Json(request) = body?;
-    lobby.play_now(request).await.map(Json).map_err(refusal)
+    let account = match auth::session_token(&headers) {
+        Some(token) => lobby
+            .store()
+            .session_account(&auth::token_hash(&token), auth::unix_ms())
+            .await
+            .map_err(|e| ApiError::storage(&e))?,
+        None => None,
+    };
+    lobby
+        .play_now(request, account)
+        .await
+        .map(Json)
+        .map_err(refusal)
 }

@@ -1,5 +1,5 @@
 //! The public player pages' data: a profile (`GET /api/players/{name}`) and the leaderboard
-//! (`GET /api/leaderboard`).
+//! (`GET /api/leaderboard`), as `bughouse_protocol::accounts` writes them.
 
 use std::sync::Arc;
 
@@ -7,10 +7,15 @@ use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::Json;
+use bughouse_protocol::accounts::{
+    LeaderView, Leaderboard, MatchPlayer, Outcome, PartnerView, PlayedMatchView, Profile,
+    RatingPointView, RulesView, TeamLeaderView, TeamRatingView,
+};
+use bughouse_protocol::SeatName;
 use bughouse_store::{PlayedMatch, SeatPlayer};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
-use super::accounts::RatingView;
+use super::accounts::rating_view;
 use super::auth::Accounts;
 use super::ApiError;
 
@@ -30,7 +35,17 @@ pub(crate) const HISTORY_POINTS: i64 = 500;
 /// The partners a profile lists, at most.
 pub(crate) const PARTNERS: i64 = 10;
 
-const SEAT_NAMES: [&str; 4] = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
+const SEATS: [SeatName; 4] = [
+    SeatName::WhiteA,
+    SeatName::BlackA,
+    SeatName::WhiteB,
+    SeatName::BlackB,
+];
+
+/// The rank of the `i`-th row (from 0) of a leaderboard page (at most [`PAGE_MAX`] rows).
+fn rank(i: usize) -> u32 {
+    u32::try_from(i + 1).unwrap_or(u32::MAX)
+}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -61,105 +76,33 @@ impl Page {
     }
 }
 
-#[derive(Serialize)]
-pub(crate) struct Profile {
-    username: String,
-    created_at: i64,
-    rating: Option<RatingView>,
-    /// Oldest first: the chart.
-    rating_history: Vec<RatingPointView>,
-    /// Newest first, a page (`limit`, `offset`).
-    matches: Vec<MatchView>,
-    best_partners: Vec<PartnerView>,
-    by_rules: Vec<RulesView>,
-}
-
-#[derive(Serialize)]
-struct RatingPointView {
-    match_id: String,
-    at: i64,
-    rating: f64,
-    deviation: f64,
-    delta: f64,
-}
-
-#[derive(Serialize)]
-struct MatchView {
-    match_id: String,
-    rules: String,
-    finished_at: i64,
-    seat: &'static str,
-    result: String,
-    /// `win`, `draw` or `loss` for this player.
-    outcome: &'static str,
-    partner: Option<PlayerView>,
-    opponents: [Option<PlayerView>; 2],
-    /// By seat: WhiteA, BlackA, WhiteB, BlackB.
-    players: [Option<PlayerView>; 4],
-    /// `null` for a casual match.
-    rating_delta: Option<f64>,
-}
-
-#[derive(Serialize, Clone)]
-struct PlayerView {
-    name: String,
-    /// The account's name when a signed-in player sat there.
-    account: Option<String>,
-    bot: bool,
-}
-
-#[derive(Serialize)]
-struct PartnerView {
-    username: String,
-    games: i64,
-    wins: i64,
-    draws: i64,
-    losses: i64,
-    team_rating: Option<TeamRatingView>,
-}
-
-#[derive(Serialize)]
-struct TeamRatingView {
-    rating: f64,
-    deviation: f64,
-}
-
-#[derive(Serialize)]
-struct RulesView {
-    rules: String,
-    games: i64,
-    wins: i64,
-    draws: i64,
-    losses: i64,
-}
-
-impl From<&SeatPlayer> for PlayerView {
-    fn from(p: &SeatPlayer) -> PlayerView {
-        PlayerView {
-            name: p.name.clone(),
-            account: p.account.clone(),
-            bot: p.bot,
-        }
+fn match_player(p: &SeatPlayer) -> MatchPlayer {
+    MatchPlayer {
+        name: p.name.clone(),
+        account: p.account.clone(),
+        bot: p.bot,
     }
 }
 
-impl From<PlayedMatch> for MatchView {
-    fn from(m: PlayedMatch) -> MatchView {
-        let seat = usize::from(m.seat);
-        let view = |s: usize| m.players[s].as_ref().map(PlayerView::from);
-        let opponents = bughouse_rating::TEAM_SEATS[1 - bughouse_rating::team_of(seat)];
-        MatchView {
-            partner: view(bughouse_rating::partner_of(seat)),
-            opponents: opponents.map(view),
-            players: [0, 1, 2, 3].map(view),
-            match_id: m.match_id,
-            rules: m.rules_preset,
-            finished_at: m.finished_at_ms,
-            seat: SEAT_NAMES[seat],
-            result: m.result,
-            outcome: m.outcome.as_str(),
-            rating_delta: m.rating_delta,
-        }
+fn played_match(m: PlayedMatch) -> PlayedMatchView {
+    let seat = usize::from(m.seat);
+    let view = |s: usize| m.players[s].as_ref().map(match_player);
+    let opponents = bughouse_rating::TEAM_SEATS[1 - bughouse_rating::team_of(seat)];
+    PlayedMatchView {
+        partner: view(bughouse_rating::partner_of(seat)),
+        opponents: opponents.map(view),
+        players: [0, 1, 2, 3].map(view),
+        match_id: m.match_id,
+        rules: m.rules_preset,
+        finished_at: m.finished_at_ms,
+        seat: SEATS[seat],
+        result: m.result,
+        outcome: match m.outcome {
+            bughouse_store::Outcome::Win => Outcome::Win,
+            bughouse_store::Outcome::Draw => Outcome::Draw,
+            bughouse_store::Outcome::Loss => Outcome::Loss,
+        },
+        rating_delta: m.rating_delta,
     }
 }
 
@@ -196,7 +139,7 @@ pub(crate) async fn profile(
     Ok(Json(Profile {
         username: account.username,
         created_at: account.created_at_ms,
-        rating: rating.as_ref().map(RatingView::from),
+        rating: rating.as_ref().map(rating_view),
         rating_history: history
             .into_iter()
             .map(|p| RatingPointView {
@@ -207,7 +150,7 @@ pub(crate) async fn profile(
                 delta: p.delta,
             })
             .collect(),
-        matches: matches.into_iter().map(MatchView::from).collect(),
+        matches: matches.into_iter().map(played_match).collect(),
         best_partners: partners
             .into_iter()
             .map(|p| PartnerView {
@@ -233,33 +176,6 @@ pub(crate) async fn profile(
             })
             .collect(),
     }))
-}
-
-#[derive(Serialize)]
-pub(crate) struct Leaderboard {
-    /// Who is ranked: at least this many rated matches...
-    min_games: i64,
-    team_min_games: i64,
-    /// ...and a deviation of at most this.
-    max_deviation: f64,
-    players: Vec<LeaderView>,
-    teams: Vec<TeamLeaderView>,
-}
-
-#[derive(Serialize)]
-struct LeaderView {
-    rank: usize,
-    username: String,
-    #[serde(flatten)]
-    rating: RatingView,
-}
-
-#[derive(Serialize)]
-struct TeamLeaderView {
-    rank: usize,
-    players: [String; 2],
-    #[serde(flatten)]
-    rating: RatingView,
 }
 
 #[derive(Deserialize)]
@@ -299,9 +215,9 @@ pub(crate) async fn leaderboard(
             .into_iter()
             .enumerate()
             .map(|(i, e)| LeaderView {
-                rank: i + 1,
+                rank: rank(i),
                 username: e.username,
-                rating: RatingView::from(&e.record),
+                rating: rating_view(&e.record),
             })
             .collect(),
         teams: teams
@@ -310,9 +226,9 @@ pub(crate) async fn leaderboard(
             .map(|(i, e)| {
                 let [(_, a), (_, b)] = e.players;
                 TeamLeaderView {
-                    rank: i + 1,
+                    rank: rank(i),
                     players: [a, b],
-                    rating: RatingView::from(&e.record),
+                    rating: rating_view(&e.record),
                 }
             })
             .collect(),

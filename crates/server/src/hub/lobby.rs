@@ -1,7 +1,9 @@
 //! The lobby's view of a shard: its open matches, its matches in progress (both boards in
 //! miniature), its connections and seated players; the aggregation of every shard's part into
-//! one [`LobbySnapshot`]; and "play now": the order in which open matches are offered to a
-//! player, and the seat taken for him without a connection (he says `hello` with its token).
+//! one [`LobbySnapshot`]; and "play now": which open matches a player fits in by rating (a
+//! spread that widens with the time a match has waited, [`accepted_spread`]) and in which
+//! order they are offered to him, and the seat taken for him without a connection (he says
+//! `hello` with its token).
 //!
 //! Nothing here is on a move's path: a change only marks the hub's lobby flag (see
 //! [`Hub::lobby_flag`]), and the runtime asks for a part at most about once a second.
@@ -10,14 +12,83 @@ use std::cmp::Reverse;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use bughouse_engine::Level;
 use bughouse_protocol::lobby::{
     LiveGame, LobbyBoard, LobbySnapshot, OpenMatch, LOBBY_LIVE_MAX, LOBBY_OPEN_MAX,
 };
 
 use super::*;
 
-/// Ratings further apart than this count as not similar when "play now" places a player.
-pub const RATING_BAND: f64 = 300.0;
+/// The rating a guest, or an account without a rated match, counts as when "play now" places
+/// him (the Glicko-2 start).
+pub const DEFAULT_RATING: f64 = 1500.0;
+
+/// The spread of ratings "play now" accepts in a match that has just opened.
+pub const SPREAD_START: f64 = 200.0;
+
+/// How much the accepted spread widens for each second a match has waited.
+pub const SPREAD_PER_SECOND: f64 = 20.0;
+
+/// The spread of ratings (highest minus lowest, the newcomer included) "play now" accepts in
+/// a match that has waited `waited_ms` milliseconds since it opened: [`SPREAD_START`], widened
+/// by [`SPREAD_PER_SECOND`] (after 30 s 800, after a minute 1,400: about anyone), as lichess's
+/// pools widen the range they pair in with the time waited.
+pub fn accepted_spread(waited_ms: i64) -> f64 {
+    SPREAD_START + SPREAD_PER_SECOND * (waited_ms.max(0) as f64 / 1000.0)
+}
+
+/// The bot level whose published rating is nearest `rating` (the stronger one on a tie: levels
+/// the calibration could not tell apart share a rating).
+pub fn bot_level_near(rating: f64) -> Level {
+    let mut best = Level::MIN;
+    for n in Level::MIN.get()..=Level::MAX.get() {
+        let Some(level) = Level::new(n) else { continue };
+        if (level.published_rating() - rating).abs() <= (best.published_rating() - rating).abs() {
+            best = level;
+        }
+    }
+    best
+}
+
+/// The ratings of the players seated in an open match, as "play now" counts them: each
+/// seat's known rating, [`DEFAULT_RATING`] for a seated guest or unrated account; bots are
+/// counted when `with_bots`.
+fn seated_ratings(m: &OpenMatch, with_bots: bool) -> Vec<f64> {
+    m.seats
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.name.is_some() && (with_bots || !s.bot))
+        .map(|(i, _)| {
+            m.seat_ratings
+                .get(i)
+                .copied()
+                .flatten()
+                .map_or(DEFAULT_RATING, f64::from)
+        })
+        .collect()
+}
+
+/// Fills an open match's mean `rating` and `bot_level` from its `seat_ratings` (set before:
+/// the accounts' by the lobby, the bots' by the hub): the mean of everyone seated, and the
+/// level nearest the mean of the seated players who are not bots.
+pub fn rate_open_match(m: &mut OpenMatch) {
+    let mean = |r: &[f64]| (!r.is_empty()).then(|| r.iter().sum::<f64>() / r.len() as f64);
+    m.rating = mean(&seated_ratings(m, true)).map(|r| r.round().max(0.0) as u32);
+    let humans = mean(&seated_ratings(m, false)).unwrap_or(DEFAULT_RATING);
+    m.bot_level = bot_level_near(humans).get();
+}
+
+/// Who asks "play now": his name (his account's when signed in), his rating
+/// ([`DEFAULT_RATING`] for a guest) and whether he asks for a rated match.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Asker<'a> {
+    /// The name he sits under.
+    pub name: &'a str,
+    /// His rating.
+    pub rating: f64,
+    /// A rated match (only a signed-in player asks for one).
+    pub rated: bool,
+}
 
 /// One shard's part of the lobby.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -48,35 +119,45 @@ pub enum PlaceError {
     /// The name is empty, too long or has control characters.
     #[error("a name has 1 to {max} printable characters", max = MAX_NAME)]
     BadName,
+    /// A guest asked for a seat in a rated match.
+    #[error("this match is rated: sign in to sit")]
+    SignInRequired,
 }
 
-/// The order of the open matches in which "play now" tries to seat a player asking for
-/// `rules` and `time_control` (as the matches write them): matches of that kind with a free
-/// seat and nobody of his `name`; first those whose players' mean rating is within
-/// [`RATING_BAND`] of his `rating` (or where either is unknown), then the fullest, then the
-/// oldest (arrival order).
+/// The order of the open matches in which "play now" tries to seat `asker`, asking for `rules`
+/// and `time_control` (as the matches write them) at Unix time `now_ms`: matches of that kind,
+/// rated as he asks, with a free seat and nobody of his name, whose seated players' ratings
+/// and his own lie within the [`accepted_spread`] of the time the match has waited; the
+/// fullest first, then the oldest (the longest waiting). None fitting, he opens a match.
 pub fn placement_order(
     open: &[OpenMatch],
     rules: &str,
     time_control: &str,
-    name: &str,
-    rating: Option<f64>,
+    asker: &Asker<'_>,
+    now_ms: i64,
 ) -> Vec<String> {
-    let name = name.trim().to_lowercase();
+    let name = asker.name.trim().to_lowercase();
     let mut fits: Vec<&OpenMatch> = open
         .iter()
-        .filter(|m| m.rules == rules && m.time_control == time_control && m.free > 0)
+        .filter(|m| {
+            m.rules == rules
+                && m.time_control == time_control
+                && m.free > 0
+                && m.rated == asker.rated
+        })
         .filter(|m| {
             !m.seats
                 .iter()
                 .any(|s| s.name.as_ref().is_some_and(|n| n.to_lowercase() == name))
         })
+        .filter(|m| {
+            let ratings = seated_ratings(m, true);
+            let low = ratings.iter().copied().fold(asker.rating, f64::min);
+            let high = ratings.iter().copied().fold(asker.rating, f64::max);
+            high - low <= accepted_spread(now_ms - m.created_at)
+        })
         .collect();
-    let far = |m: &OpenMatch| match (rating, m.rating) {
-        (Some(mine), Some(theirs)) => (mine - f64::from(theirs)).abs() > RATING_BAND,
-        _ => false,
-    };
-    fits.sort_by_key(|m| (far(m), m.free, m.created_at, m.match_id.clone()));
+    fits.sort_by_key(|m| (m.free, m.created_at, m.match_id.clone()));
     fits.into_iter().map(|m| m.match_id.clone()).collect()
 }
 
@@ -148,17 +229,31 @@ impl Hub {
                 Status::Waiting => {
                     let free = m.seats.iter().filter(|s| s.is_none()).count();
                     if free > 0 {
-                        part.open.push(OpenMatch {
+                        // The bots' published ratings; the accounts' are the lobby's to add
+                        // (the hub does not know ratings).
+                        let seat_ratings = m
+                            .seats
+                            .iter()
+                            .map(|s| {
+                                let level = s.as_ref().and_then(|h| h.bot).and_then(Level::new);
+                                level.map(|l| l.published_rating().round() as u32)
+                            })
+                            .collect();
+                        let mut open = OpenMatch {
                             match_id: m.id.clone(),
                             rules: m.preset.clone(),
                             time_control: m.game.time_control().to_string(),
                             seats: self.seat_infos(m),
                             free: free as u8,
+                            rated: m.rated,
+                            seat_ratings,
+                            rating: None,
+                            bot_level: 0,
                             // Until the start, match time 0 is the creation.
                             created_at: self.unix_ms(m.epoch),
-                            // Seats do not carry ratings yet (accounts in seats come later).
-                            rating: None,
-                        });
+                        };
+                        rate_open_match(&mut open);
+                        part.open.push(open);
                     }
                 }
                 Status::Playing => {
@@ -210,37 +305,41 @@ impl Hub {
             .collect()
     }
 
-    /// Seats a player named `name` in the first free seat of a waiting match, without a
-    /// connection ("play now"): his seat and its secret token, which opens the seat with
-    /// `hello`, and the effects (the seat stored, the state to everyone watching, the start
-    /// if the match is now full).
+    /// Seats a player named `name` (signed in as `account`, or a guest) in the first free seat
+    /// of a waiting match, without a connection ("play now"): his seat and its secret token,
+    /// which opens the seat with `hello`, and the effects (the seat and its account stored,
+    /// the state to everyone watching, the start if the match is now full).
     ///
     /// # Errors
     ///
-    /// No such match, no free seat (or started), a bad name, or that name already sits there.
+    /// No such match, no free seat (or started), a bad name, that name (or that account)
+    /// already sits there, or a guest asked for a seat in a rated match.
     pub fn place(
         &mut self,
         match_id: &str,
         name: &str,
+        account: Option<&AccountInfo>,
         now: Duration,
     ) -> Result<(SeatName, String, Vec<Effect>), PlaceError> {
         self.now = now;
-        let name = name.trim();
+        // A signed-in player sits under his account's name.
+        let name = account.map_or(name, |a| a.username.as_str()).trim();
         if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
         {
             return Err(PlaceError::BadName);
         }
         let m = self.matches.get(match_id).ok_or(PlaceError::NoSuchMatch)?;
-        // "Play now" seats a guest: never in a rated match, where only signed-in players sit.
-        if m.status() != Status::Waiting || m.rated {
+        if m.status() != Status::Waiting {
             return Err(PlaceError::Full);
         }
+        // Only signed-in players sit in a rated match.
+        if m.rated && account.is_none() {
+            return Err(PlaceError::SignInRequired);
+        }
         let lower = name.to_lowercase();
-        if m.seats
-            .iter()
-            .flatten()
-            .any(|h| h.name.to_lowercase() == lower)
-        {
+        if m.seats.iter().flatten().any(|h| {
+            h.name.to_lowercase() == lower || account.is_some_and(|a| h.account == Some(a.id))
+        }) {
             return Err(PlaceError::NameTaken(name.to_owned()));
         }
         let seat = Seat::ALL
@@ -256,7 +355,7 @@ impl Hub {
             name: name.to_owned(),
             token_hash: token_hash.clone(),
             bot: None,
-            account: None,
+            account: account.map(|a| a.id),
         });
         let mut fx = vec![Effect::Store(Write::SetSeat {
             match_id: match_id.to_owned(),
@@ -265,6 +364,13 @@ impl Hub {
             token_hash,
             bot: false,
         })];
+        if let Some(a) = account {
+            fx.push(Effect::Store(Write::SetSeatAccount {
+                match_id: match_id.to_owned(),
+                seat: seat_index(seat) as u8,
+                account_id: Some(a.id),
+            }));
+        }
         self.maybe_start(match_id, &mut fx);
         self.broadcast_state(match_id, &mut fx);
         self.lobby_changed();

@@ -43,7 +43,10 @@ pub use bughouse_store::Write;
 pub use effects::{encode, Effect, EventKind};
 pub use live::rule_settings;
 use live::*;
-pub use lobby::{lobby_snapshot, placement_order, LobbyPart, PlaceError, RATING_BAND};
+pub use lobby::{
+    accepted_spread, bot_level_near, lobby_snapshot, placement_order, rate_open_match, Asker,
+    LobbyPart, PlaceError, DEFAULT_RATING, SPREAD_PER_SECOND, SPREAD_START,
+};
 pub use rated::{rate_request_of_stored, rating_changes, RateRequest};
 pub use restore::RestoreError;
 use views::bpgn_of;

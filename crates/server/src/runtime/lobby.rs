@@ -2,26 +2,38 @@
 //! ([`Command::Lobby`]), the live feed that pushes a fresh snapshot at most once a
 //! [`FEED_EVERY`] when a shard marked a change, and "play now".
 //!
-//! "Play now" joins the fullest open match of the asked kind (rules preset and time control),
-//! among those at similar ratings when ratings are known ([`placement_order`]), else creates
-//! one. Requests are taken one at a time (a lock), so players pressing "play now" together
+//! "Play now" joins the fullest open match of the asked kind (rules preset, time control, rated
+//! or casual) whose players' ratings and the asker's lie within a spread that widens with the
+//! time the match has waited ([`placement_order`]), else creates one. The asker's rating is his
+//! account's player rating (read at the request); a guest, or an account without a rated
+//! match, counts as [`DEFAULT_RATING`]. The hub does not know ratings: the lobby adds the
+//! seated accounts' ratings to each open match (read from the store, kept [`RATING_TTL`]).
+//! Requests are taken one at a time (a lock), so players pressing "play now" together
 //! fill one match rather than each creating his own; the seat is taken by the match's shard
 //! in one step, and a match that filled or started meanwhile is passed over for the next.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bughouse_core::TimeControl;
-use bughouse_protocol::lobby::{LobbySnapshot, PlacedSeat, PlayNow};
+use bughouse_protocol::lobby::{LobbySnapshot, OpenMatch, PlacedSeat, PlayNow};
 use bughouse_protocol::{CreateMatch, MAX_NAME};
+use bughouse_store::{Account, Store, StoreError};
 use tokio::sync::{oneshot, watch, Mutex};
 
 use super::{Command, Shards};
-use crate::hub::{lobby_snapshot, placement_order, PlaceError};
+use crate::hub::{
+    lobby_snapshot, placement_order, rate_open_match, AccountInfo, Asker, PlaceError,
+    DEFAULT_RATING,
+};
 
 /// How often, at most, the feed sends a new snapshot.
 pub(crate) const FEED_EVERY: Duration = Duration::from_secs(1);
+
+/// How long the lobby keeps a seated account's rating before reading it again.
+pub(crate) const RATING_TTL: Duration = Duration::from_secs(30);
 
 /// Why "play now" could not seat a player.
 #[derive(Debug, thiserror::Error)]
@@ -32,6 +44,9 @@ pub(crate) enum PlayError {
     /// The server is stopping.
     #[error("the server is stopping")]
     Stopping,
+    /// The store failed (reading the asker's rating).
+    #[error("storage: {0}")]
+    Store(#[from] StoreError),
 }
 
 /// The lobby service: the shards, their change flags, the feed's latest snapshot.
@@ -45,6 +60,11 @@ pub(crate) struct Lobby {
     feed: watch::Sender<Arc<str>>,
     /// One "play now" at a time.
     play: Mutex<()>,
+    /// Where the accounts' ratings are read.
+    store: Store,
+    /// Seated accounts' ratings by name (lower case), `None` when unrated, as read at that
+    /// instant.
+    ratings: std::sync::Mutex<HashMap<String, (Option<f64>, Instant)>>,
 }
 
 /// A lobby page following the feed, counted while it lives.
@@ -62,7 +82,7 @@ impl Drop for Subscription {
 }
 
 impl Lobby {
-    pub(crate) fn new(shards: Shards, flags: Vec<Arc<AtomicBool>>) -> Lobby {
+    pub(crate) fn new(shards: Shards, flags: Vec<Arc<AtomicBool>>, store: Store) -> Lobby {
         let (feed, _) = watch::channel(Arc::from(""));
         Lobby {
             shards,
@@ -70,6 +90,57 @@ impl Lobby {
             subscribers: AtomicU64::new(0),
             feed,
             play: Mutex::new(()),
+            store,
+            ratings: std::sync::Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The store the lobby reads ratings from (and the play route reads sessions from).
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The rating of the seated account `username` (`None` when unrated or unreadable): from
+    /// what was read less than [`RATING_TTL`] ago, else from the store.
+    async fn seated_rating(&self, username: &str) -> Option<f64> {
+        let key = username.to_lowercase();
+        let now = Instant::now();
+        if let Ok(cache) = self.ratings.lock() {
+            if let Some((rating, at)) = cache.get(&key) {
+                if now.duration_since(*at) < RATING_TTL {
+                    return *rating;
+                }
+            }
+        }
+        let rating = match self.store.player_rating_by_name(username).await {
+            Ok(rating) => rating,
+            Err(e) => {
+                tracing::warn!("lobby: cannot read the rating of {username}: {e}");
+                return None;
+            }
+        };
+        if let Ok(mut cache) = self.ratings.lock() {
+            // Names of accounts that left the lobby go once they are stale.
+            cache.retain(|_, (_, at)| now.duration_since(*at) < RATING_TTL);
+            cache.insert(key, (rating, now));
+        }
+        rating
+    }
+
+    /// Adds the seated accounts' ratings to open matches, and their mean and bot level.
+    async fn add_ratings(&self, open: &mut [OpenMatch]) {
+        for m in open.iter_mut() {
+            for i in 0..m.seats.len() {
+                let seat = &m.seats[i];
+                let Some(name) = seat.name.clone().filter(|_| seat.account) else {
+                    continue;
+                };
+                let rating = self.seated_rating(&name).await;
+                if let Some(slot) = m.seat_ratings.get_mut(i) {
+                    *slot = rating.map(|r| r.round().max(0.0) as u32);
+                }
+            }
+            rate_open_match(m);
         }
     }
 
@@ -96,10 +167,9 @@ impl Lobby {
         for answer in answers {
             parts.push(answer.await.map_err(|_| PlayError::Stopping)?);
         }
-        Ok(lobby_snapshot(
-            parts,
-            self.subscribers.load(Ordering::Relaxed),
-        ))
+        let mut snapshot = lobby_snapshot(parts, self.subscribers.load(Ordering::Relaxed));
+        self.add_ratings(&mut snapshot.open).await;
+        Ok(snapshot)
     }
 
     /// Follows the feed: the caller gets a fresh snapshot first, then each update.
@@ -114,14 +184,28 @@ impl Lobby {
         }
     }
 
-    /// Seats the player in the best open match of the kind he asks for, or in a new one.
-    pub(crate) async fn play_now(&self, request: PlayNow) -> Result<PlacedSeat, PlayError> {
-        let name = request.name.trim().to_owned();
+    /// Seats the player (signed in as `account`, or a guest) in the best open match of the
+    /// kind he asks for, among players of similar rating, or in a new one.
+    pub(crate) async fn play_now(
+        &self,
+        request: PlayNow,
+        account: Option<Account>,
+    ) -> Result<PlacedSeat, PlayError> {
+        // A signed-in player sits under his account's name.
+        let name = match &account {
+            Some(a) => a.username.clone(),
+            None => request.name.trim().to_owned(),
+        };
         if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
         {
             return Err(PlayError::Invalid(format!(
                 "a name has 1 to {MAX_NAME} printable characters"
             )));
+        }
+        if request.rated && account.is_none() {
+            return Err(PlayError::Invalid(
+                "only signed-in players play rated matches: sign in first".to_owned(),
+            ));
         }
         if request.rules.parse::<bughouse_core::Preset>().is_err() {
             return Err(PlayError::Invalid(format!(
@@ -136,11 +220,32 @@ impl Lobby {
             .parse::<TimeControl>()
             .map_err(|e| PlayError::Invalid(e.to_string()))?
             .to_string();
+        let rating = match &account {
+            Some(a) => self
+                .store
+                .player_rating(a.id)
+                .await?
+                .map_or(DEFAULT_RATING, |r| r.rating.rating),
+            None => DEFAULT_RATING,
+        };
+        let account = account.map(|a| AccountInfo {
+            id: a.id,
+            username: a.username,
+        });
+        let asker = Asker {
+            name: &name,
+            rating,
+            rated: request.rated,
+        };
         let _one_at_a_time = self.play.lock().await;
         let snapshot = self.snapshot().await?;
-        // Ratings are not known yet for seats nor for the asker (accounts in seats come with
-        // rated matches): placement goes by fullness and arrival.
-        let order = placement_order(&snapshot.open, &request.rules, &time_control, &name, None);
+        let order = placement_order(
+            &snapshot.open,
+            &request.rules,
+            &time_control,
+            &asker,
+            unix_ms(),
+        );
         for id in order {
             let (reply, answer) = oneshot::channel();
             let sent = self
@@ -149,6 +254,7 @@ impl Lobby {
                 .send(Command::Place {
                     id: id.clone(),
                     name: name.clone(),
+                    account: account.clone(),
                     reply,
                 })
                 .await;
@@ -165,7 +271,12 @@ impl Lobby {
                     })
                 }
                 // Filled, started or gone meanwhile: the next one.
-                Ok(Err(PlaceError::Full | PlaceError::NoSuchMatch | PlaceError::NameTaken(_))) => {}
+                Ok(Err(
+                    PlaceError::Full
+                    | PlaceError::NoSuchMatch
+                    | PlaceError::NameTaken(_)
+                    | PlaceError::SignInRequired,
+                )) => {}
                 Ok(Err(e @ PlaceError::BadName)) => return Err(PlayError::Invalid(e.to_string())),
                 Err(_) => return Err(PlayError::Stopping),
             }
@@ -175,8 +286,8 @@ impl Lobby {
             rules: request.rules,
             time_control,
             custom: Default::default(),
-            // "Play now" makes casual matches: it seats guests.
-            rated: false,
+            rated: request.rated,
+            // A rated "play now" match is among people: no bot is offered in it.
             allow_bots: false,
         };
         self.shards
@@ -184,6 +295,7 @@ impl Lobby {
             .send(Command::CreatePlaced {
                 request,
                 name,
+                account,
                 reply,
             })
             .await
@@ -199,6 +311,13 @@ impl Lobby {
             Err(_) => Err(PlayError::Stopping),
         }
     }
+}
+
+/// Unix milliseconds now (the matches' `created_at` is on the same clock).
+fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
 /// The live feed: every [`FEED_EVERY`], when a lobby page follows and some shard marked a

@@ -83,12 +83,14 @@ pub(crate) enum Command {
     Place {
         id: String,
         name: String,
+        account: Option<crate::hub::AccountInfo>,
         reply: oneshot::Sender<Result<(SeatName, String), PlaceError>>,
     },
     /// Create a match and seat a player in it: the match, the seat and its token.
     CreatePlaced {
         request: CreateMatch,
         name: String,
+        account: Option<crate::hub::AccountInfo>,
         reply: oneshot::Sender<Result<(String, SeatName, String), String>>,
     },
 }
@@ -256,7 +258,12 @@ pub(crate) async fn hub_task(
                 Command::Lobby { reply } => {
                     let _ = reply.send(hub.lobby_part(now));
                 }
-                Command::Place { id, name, reply } => match hub.place(&id, &name, now) {
+                Command::Place {
+                    id,
+                    name,
+                    account,
+                    reply,
+                } => match hub.place(&id, &name, account.as_ref(), now) {
                     Ok((seat, token, fx)) => {
                         commit.effects.extend(fx);
                         commit.after.push(Box::new(move || {
@@ -270,18 +277,14 @@ pub(crate) async fn hub_task(
                 Command::CreatePlaced {
                     request,
                     name,
+                    account,
                     reply,
                 } => {
-                    let created = hub.create_custom(
-                        &request.rules,
-                        &request.custom,
-                        &request.time_control,
-                        now,
-                    );
+                    let created = hub.create_from(&request, now);
                     match created {
                         Ok((id, fx)) => {
                             commit.effects.extend(fx);
-                            let answer = match hub.place(&id, &name, now) {
+                            let answer = match hub.place(&id, &name, account.as_ref(), now) {
                                 Ok((seat, token, fx)) => {
                                     commit.effects.extend(fx);
                                     Ok((id, seat, token))
