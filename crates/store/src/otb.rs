@@ -218,11 +218,15 @@ impl Store {
                     .execute(&mut *tx)
                     .await?
                     .rows_affected(),
-                    None => sqlx::query("SELECT id FROM otb_tables WHERE id = $1")
+                    // A write, not a read, first: on SQLite a transaction that has read cannot
+                    // start writing once another connection has committed meanwhile (the
+                    // heartbeat, every second), and fails at once with SQLITE_BUSY instead of
+                    // waiting for the lock. (On PostgreSQL it locks the table's row.)
+                    None => sqlx::query("UPDATE otb_tables SET id = id WHERE id = $1")
                         .bind(id)
-                        .fetch_optional(&mut *tx)
+                        .execute(&mut *tx)
                         .await?
-                        .map_or(0, |_| 1),
+                        .rows_affected(),
                 };
                 if n == 0 {
                     tx.rollback().await?;
