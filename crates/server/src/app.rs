@@ -267,6 +267,16 @@ pub(crate) async fn checkpoints(store: Store) {
     }
 }
 
+/// The SHA-256 of a text, in hex: what the store keeps of a secret (session tokens, organisers'
+/// and tables' keys).
+pub(crate) fn sha256_hex(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// Unix time now, in milliseconds.
 pub fn unix_ms() -> i64 {
     std::time::SystemTime::now()

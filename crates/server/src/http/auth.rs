@@ -21,7 +21,6 @@ use argon2::Argon2;
 use axum::extract::ConnectInfo;
 use axum::http::{header, Extensions, HeaderMap, HeaderValue};
 use bughouse_store::{Account, Store};
-use sha2::{Digest, Sha256};
 use tokio::sync::Semaphore;
 
 use super::limits::FailureLimiter;
@@ -179,12 +178,7 @@ fn cookie_value(token: &str, max_age: u64, secure: bool) -> HeaderValue {
     HeaderValue::from_str(&value).expect("a cookie of hex digits is a valid header")
 }
 
-/// Unix milliseconds now.
-pub(crate) fn unix_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
+pub(crate) use crate::app::unix_ms;
 
 /// A new session token: 32 random bytes, as 64 hex digits.
 fn new_token() -> String {
@@ -195,7 +189,7 @@ fn new_token() -> String {
 
 /// What the store keeps of a token: its SHA-256, in hex.
 pub(crate) fn token_hash(token: &str) -> String {
-    hex(&Sha256::digest(token.as_bytes()))
+    crate::app::sha256_hex(token)
 }
 
 fn hex(bytes: &[u8]) -> String {

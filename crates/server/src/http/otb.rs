@@ -24,9 +24,9 @@ use bughouse_protocol::otb::{
     OtbTableView,
 };
 use bughouse_store::{NewOtbTable, OtbResult, Store, StoredOtbEvent, StoredOtbTable};
-use sha2::{Digest, Sha256};
 use tokio::sync::Mutex;
 
+use crate::app::{sha256_hex, unix_ms};
 use crate::http::ApiError;
 use crate::tournaments;
 
@@ -365,19 +365,6 @@ impl From<TableError> for ApiError {
     fn from(e: TableError) -> ApiError {
         ApiError::new(StatusCode::CONFLICT, "conflict", e.to_string())
     }
-}
-
-fn unix_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-fn sha256_hex(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// `n` random letters and digits (no look-alikes), from the OS's generator.

@@ -24,6 +24,7 @@ use bughouse_store::{Account, Store, StoreError};
 use tokio::sync::{oneshot, watch, Mutex};
 
 use super::{Command, Shards};
+use crate::app::unix_ms;
 use crate::hub::{
     lobby_snapshot, placement_order, rate_open_match, AccountInfo, Asker, PlaceError,
     DEFAULT_RATING,
@@ -311,13 +312,6 @@ impl Lobby {
             Err(_) => Err(PlayError::Stopping),
         }
     }
-}
-
-/// Unix milliseconds now (the matches' `created_at` is on the same clock).
-fn unix_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
 /// The live feed: every [`FEED_EVERY`], when a lobby page follows and some shard marked a

@@ -31,9 +31,9 @@ use std::collections::{BTreeMap, HashMap};
 use bughouse_core::TimeControl;
 use bughouse_store::{Store, StoreError, TournamentMatch};
 use bughouse_tournament::{MatchRecord, Tournament, TournamentError};
-use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, Mutex};
 
+use crate::app::{sha256_hex, unix_ms};
 use crate::runtime::HubHandle;
 
 /// A match that ended: its id and each board's result from its White side (`*` if stopped).
@@ -132,19 +132,6 @@ pub(crate) struct Service {
     registry: Mutex<Registry>,
     store: Store,
     hub: HubHandle,
-}
-
-fn unix_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-fn sha256_hex(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 fn random_bytes<const N: usize>() -> Result<[u8; N], Error> {
