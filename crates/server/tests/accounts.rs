@@ -16,25 +16,6 @@ fn credentials(username: &str, password: &str) -> String {
     json!({"username": username, "password": password}).to_string()
 }
 
-/// This server's own origin, as a browser on its pages sends it.
-fn origin(addr: SocketAddr) -> String {
-    format!("http://{addr}")
-}
-
-/// Signs up (from the site's own page) and returns the session cookie.
-async fn sign_up(addr: SocketAddr, username: &str, password: &str) -> String {
-    let a = http(
-        addr,
-        "POST",
-        "/api/account/signup",
-        &[("Origin", &origin(addr))],
-        Some(&credentials(username, password)),
-    )
-    .await;
-    assert_eq!(a.status, 201, "{}", a.body);
-    a.cookie().expect("a session cookie")
-}
-
 async fn me(addr: SocketAddr, cookie: &str) -> Answer {
     http(addr, "GET", "/api/account/me", &[("Cookie", cookie)], None).await
 }

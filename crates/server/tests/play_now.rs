@@ -14,25 +14,6 @@ use serde_json::json;
 mod http;
 use http::*;
 
-fn origin(addr: SocketAddr) -> String {
-    format!("http://{addr}")
-}
-
-/// Signs up from the site's own page; the session cookie.
-async fn sign_up(addr: SocketAddr, username: &str) -> String {
-    let body = json!({"username": username, "password": "password1"}).to_string();
-    let a = http(
-        addr,
-        "POST",
-        "/api/account/signup",
-        &[("Origin", &origin(addr))],
-        Some(&body),
-    )
-    .await;
-    assert_eq!(a.status, 201, "{}", a.body);
-    a.cookie().expect("a session cookie")
-}
-
 /// "Play now" at `fide` `3+0`, signed in with `cookie` or as a guest.
 async fn play(addr: SocketAddr, name: &str, cookie: Option<&str>, rated: bool) -> Answer {
     let body =
@@ -55,9 +36,9 @@ async fn play_now_groups_players_by_rating() {
     let dir = tempfile::tempdir().unwrap();
     let server = start(dir.path()).await;
     let addr = server.addr;
-    let ann = sign_up(addr, "ann").await;
-    let kim = sign_up(addr, "kim").await;
-    let lou = sign_up(addr, "lou").await;
+    let ann = sign_up(addr, "ann", "password1").await;
+    let kim = sign_up(addr, "kim", "password1").await;
+    let lou = sign_up(addr, "lou", "password1").await;
     // Kim is rated 2300 (written through the store, as rated matches would).
     let store = Store::connect(&database(dir.path())).await.unwrap();
     let kim_id = store.account_by_username("kim").await.unwrap().unwrap().id;

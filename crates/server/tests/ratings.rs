@@ -31,25 +31,6 @@ const SEATS: [SeatName; 4] = [
 
 const NAMES: [&str; 4] = ["ann", "bob", "cid", "dan"];
 
-fn origin(addr: SocketAddr) -> String {
-    format!("http://{addr}")
-}
-
-/// Signs up from the site's own page; the session cookie.
-async fn sign_up(addr: SocketAddr, username: &str) -> String {
-    let body = json!({"username": username, "password": "correct horse"}).to_string();
-    let a = http(
-        addr,
-        "POST",
-        "/api/account/signup",
-        &[("Origin", &origin(addr))],
-        Some(&body),
-    )
-    .await;
-    assert_eq!(a.status, 201, "{}", a.body);
-    a.cookie().expect("a session cookie")
-}
-
 /// Creates a match as a signed-in player; the answer.
 async fn create(addr: SocketAddr, cookie: Option<&str>, body: Value) -> Answer {
     let origin = origin(addr);
@@ -264,7 +245,7 @@ async fn a_rated_match_changes_four_ratings_and_two_team_ratings() {
     let addr = server.addr;
     let mut cookies = Vec::new();
     for name in NAMES {
-        cookies.push(sign_up(addr, name).await);
+        cookies.push(sign_up(addr, name, "password1").await);
     }
     // Only a signed-in request creates a rated match.
     let refused = create(
@@ -392,7 +373,7 @@ async fn a_casual_match_changes_no_rating_but_follows_the_accounts() {
     let addr = server.addr;
     let mut cookies = Vec::new();
     for name in NAMES {
-        cookies.push(sign_up(addr, name).await);
+        cookies.push(sign_up(addr, name, "password1").await);
     }
     let id = created(
         addr,
@@ -449,7 +430,7 @@ async fn bots_allowed_in_a_rated_match_keep_their_ratings() {
     let dir = tempfile::tempdir().unwrap();
     let server = start(dir.path()).await;
     let addr = server.addr;
-    let ann = sign_up(addr, "ann").await;
+    let ann = sign_up(addr, "ann", "password1").await;
     let id = created(
         addr,
         &ann,

@@ -113,3 +113,23 @@ fn dechunk(mut rest: &str) -> String {
         rest = &after[size + 2..];
     }
 }
+
+/// This server's own origin, as a browser on its pages sends it.
+pub fn origin(addr: SocketAddr) -> String {
+    format!("http://{addr}")
+}
+
+/// Signs up (from the site's own page) and returns the session cookie.
+pub async fn sign_up(addr: SocketAddr, username: &str, password: &str) -> String {
+    let body = serde_json::json!({"username": username, "password": password}).to_string();
+    let a = http(
+        addr,
+        "POST",
+        "/api/account/signup",
+        &[("Origin", &origin(addr))],
+        Some(&body),
+    )
+    .await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    a.cookie().expect("a session cookie")
+}
