@@ -363,10 +363,26 @@ test('a lone player fills the empty seats with bots after the wait', { timeout: 
   assert.deepEqual(seats, ['bot', 'bot', 'bot']);
   assert.equal(await page.locator('li.seat-row .player-name', { hasText: `Bot ${level}` }).count(), 3, 'bots of the level offered');
   await page.screenshot({ path: join(ARTIFACTS, 'match-desktop-bots.png'), fullPage: true });
-  // The match plays on with the bots (what follows the wait is what this test is about). Ending
-  // it by Solo's resignation was left out: while the bots move, the resignation sometimes does
-  // not take (about 1 run in 5 here, 2026-11-24; cause not found yet, noted in the closing note).
-  await page.locator('.match-info .status.playing, section.result .score').first().waitFor();
+  // Solo resigns, unless board B has already decided the match: its bots may play a hundred moves
+  // a second, and the page must still answer his clicks at once (it draws once a frame).
+  const resign = page.getByRole('button', { name: 'Resign' });
+  const score = page.locator('section.result .score');
+  await page.locator('button:text-is("Resign"), section.result .score').first().waitFor();
+  const ended = score.waitFor().then(() => 'ended');
+  const clicked = (async () => {
+    await resign.click({ timeout: 3000 });
+    await page.getByRole('button', { name: 'Really resign?' }).click({ timeout: 2000 });
+    return 'resigned';
+  })().catch(async err => {
+    // A click may only miss because the match ended under it.
+    if (await score.isVisible()) return 'ended';
+    throw err;
+  });
+  const how = await Promise.race([clicked, ended]);
+  await score.waitFor();
+  const result = await page.locator('section.result').innerText();
+  assert.match((await score.textContent()) ?? '', /^(1-0|0-1|1\/2-1\/2)$/);
+  if (how === 'resigned' && !/Bot \d checkmated|flag/i.test(result)) assert.match(result, /Solo resigns/);
   assert.ok(id);
   await closeAll();
 });

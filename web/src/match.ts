@@ -175,6 +175,8 @@ class MatchPage {
   private talkKey = '';
   /** What the actions panel shows, to rebuild it only when that changes. */
   private actionsKey = '';
+  /** A redraw after `moved` messages is waiting for the next frame. */
+  private frameQueued = false;
 
   constructor(
     private readonly root: HTMLElement,
@@ -341,8 +343,7 @@ class MatchPage {
         this.positions.set(msg.mv.ply + 1, this.fens());
         if (msg.mv.seat === this.you) this.dropRole = null;
         play(msg.mv.san.includes('x') ? 'capture' : 'move');
-        this.renderBoards();
-        this.renderPanels();
+        this.renderNextFrame();
         break;
       }
       case 'ended': {
@@ -625,6 +626,21 @@ class MatchPage {
   }
 
   // Rendering.
+
+  /**
+   * Boards and panels drawn once for all the moves that arrived since the last frame. Bots on
+   * the other board may play a hundred moves a second; drawn at each one, the page fell behind
+   * and a player's clicks (a resignation) waited seconds for it.
+   */
+  private renderNextFrame(): void {
+    if (this.frameQueued) return;
+    this.frameQueued = true;
+    requestAnimationFrame(() => {
+      this.frameQueued = false;
+      this.renderBoards();
+      this.renderPanels();
+    });
+  }
 
   private renderAll(force = false): void {
     this.renderHeader();
