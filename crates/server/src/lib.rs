@@ -18,6 +18,7 @@ pub mod assets;
 mod bots;
 mod http;
 pub mod hub;
+mod otb;
 mod runtime;
 mod tournaments;
 

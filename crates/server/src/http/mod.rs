@@ -44,7 +44,10 @@ pub(crate) fn router(
     accounts: Arc<auth::Accounts>,
     lobby: Arc<crate::runtime::Lobby>,
 ) -> Router {
-    let otb = Arc::new(otb::Service::new(app.store.clone(), tournaments.clone()));
+    let otb = Arc::new(crate::otb::Service::new(
+        app.store.clone(),
+        tournaments.clone(),
+    ));
     Router::new()
         .route("/", get(pages::index))
         .route("/m/{id}", get(pages::index))

@@ -73,7 +73,7 @@ impl Service {
                 continue;
             };
             // An unreadable table was logged by its replay; the others are still given.
-            if let Ok(Some(text)) = crate::http::otb::stored_bpgn(&stored) {
+            if let Ok(Some(text)) = crate::otb::stored_bpgn(&stored) {
                 out.push(text);
             }
         }
