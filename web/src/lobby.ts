@@ -325,6 +325,7 @@ export function renderLobby(root: HTMLElement): void {
         playForm,
         form,
         h('p', { class: 'tournament-link' }, h('a', { href: '/t/new' }, 'Organise a team tournament')),
+        h('p', { class: 'tournament-link' }, h('a', { href: '/otb' }, 'Clock for over-the-board play')),
       ),
       h(
         'div',

@@ -6,6 +6,7 @@
 
 import './otb.css';
 import { fill, h, storageGet, storageSet, toast } from './dom';
+import { siteHeader } from './account';
 import type {
   CreatedOtbTable,
   OtbClaim,
@@ -47,6 +48,7 @@ function renderNewTable(root: HTMLElement): void {
   };
   fill(
     root,
+    siteHeader(),
     h(
       'main',
       { class: 'otb-new' },
@@ -234,6 +236,7 @@ class TablePage {
     };
     fill(
       this.root,
+      siteHeader(),
       h(
         'main',
         { class: 'otb' },
