@@ -1,7 +1,6 @@
 //! The database harness of the store's tests: a SQLite file in a temporary directory, and a
 //! schema of its own in the test PostgreSQL at `BUGHOUSE_TEST_POSTGRES_URL` (skipped with a note
-//! when unset, a failure when `CI` is set). The same as the one at the top of tests/store.rs,
-//! which can move here.
+//! when unset, a failure when `CI` is set), shared by every test file of the store.
 
 #![allow(dead_code)]
 
