@@ -345,25 +345,25 @@ pub struct TalkEntry {
     pub at_ms: u64,
 }
 
-/// The kinds of partner talk. Which are allowed depends on the rulebook: knsb-1988 only
-/// `need` (K14); minerva-2014 `need`, `dont_give`, `sit`, `go`, `flag` (M9.2 to M9.5); fide and
-/// uscf everything (F3.10, U12).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum TalkKind {
-    /// "I need a piece" (M9.2, K14).
-    Need,
-    /// "Don't give this piece: it wins for the opponent" (M9.3).
-    DontGive,
-    /// "Stop moving" (M9.4).
-    Sit,
-    /// "Go on moving".
-    Go,
-    /// "Your opponent's flag is down" (M9.5).
-    Flag,
-    /// Free text (F3.10, U12).
-    Text,
-}
+wire_enum!(
+    /// The kinds of partner talk. Which are allowed depends on the rulebook: knsb-1988 only
+    /// `need` (K14); minerva-2014 `need`, `dont_give`, `sit`, `go`, `flag` (M9.2 to M9.5); fide
+    /// and uscf everything (F3.10, U12).
+    TalkKind {
+        /// "I need a piece" (M9.2, K14).
+        Need = "need",
+        /// "Don't give this piece: it wins for the opponent" (M9.3).
+        DontGive = "dont_give",
+        /// "Stop moving" (M9.4).
+        Sit = "sit",
+        /// "Go on moving".
+        Go = "go",
+        /// "Your opponent's flag is down" (M9.5).
+        Flag = "flag",
+        /// Free text (F3.10, U12).
+        Text = "text",
+    }
+);
 
 /// A seat as clients see it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

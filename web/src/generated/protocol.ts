@@ -21,8 +21,8 @@ export type Piece = "P" | "N" | "B" | "R" | "Q";
 
 /**
  * The kinds of partner talk. Which are allowed depends on the rulebook: knsb-1988 only
- * `need` (K14); minerva-2014 `need`, `dont_give`, `sit`, `go`, `flag` (M9.2 to M9.5); fide and
- * uscf everything (F3.10, U12).
+ * `need` (K14); minerva-2014 `need`, `dont_give`, `sit`, `go`, `flag` (M9.2 to M9.5); fide
+ * and uscf everything (F3.10, U12).
  */
 export type TalkKind = "need" | "dont_give" | "sit" | "go" | "flag" | "text";
 

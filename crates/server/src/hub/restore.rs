@@ -112,7 +112,7 @@ impl Hub {
         let mut talk = Vec::with_capacity(stored.talk.len());
         for t in &stored.talk {
             let from = seat_of(t.seat, format!("talk {}", t.seq))?;
-            let Ok(kind) = serde_json::from_value(serde_json::Value::String(t.kind.clone())) else {
+            let Ok(kind) = t.kind.parse::<TalkKind>() else {
                 return Err(RestoreError::Talk(t.seq, t.kind.clone()));
             };
             talk.push((

@@ -110,10 +110,7 @@ impl Hub {
                 match_id: id.to_owned(),
                 seq: i(entry.n),
                 seat: seat_index(from) as u8,
-                kind: serde_json::to_value(entry.kind)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default(),
+                kind: entry.kind.as_str().to_owned(),
                 piece: entry.piece.map(|p| p.as_str().to_owned()),
                 text: entry.text.clone(),
                 at_ms: i(entry.at_ms),

@@ -48,18 +48,14 @@ impl Writer {
                 let n = writes.len();
                 let (reply, answer) = oneshot::channel();
                 if tx.send(Request { writes, reply }).await.is_err() {
-                    return (0..n).map(|_| Err(stopping())).collect();
+                    return (0..n).map(|_| Err(StoreError::Closed)).collect();
                 }
                 answer
                     .await
-                    .unwrap_or_else(|_| (0..n).map(|_| Err(stopping())).collect())
+                    .unwrap_or_else(|_| (0..n).map(|_| Err(StoreError::Closed)).collect())
             }
         }
     }
-}
-
-fn stopping() -> StoreError {
-    StoreError::Closed
 }
 
 /// Stores what the shards queued, all of it in one transaction, and answers each.
