@@ -164,7 +164,7 @@ impl Client {
         .await;
         self.until(|m| match m {
             ServerMessage::State { state, you } => {
-                Some((state.clone(), you.map(|s| s.to_string())))
+                Some(((**state).clone(), you.map(|s| s.to_string())))
             }
             _ => None,
         })

@@ -551,7 +551,9 @@ pub enum ServerMessage {
     /// The state of the match, after `hello` and whenever seats change.
     State {
         /// The match.
-        state: MatchState,
+        // Boxed: inline, the largest message by far would make every message (and every effect
+        // the hub queues for the store and the sockets) as large as itself, 640 bytes.
+        state: Box<MatchState>,
         /// The seat this connection acts for, if any.
         you: Option<SeatName>,
     },

@@ -114,7 +114,7 @@ impl Client {
 
     async fn state(&mut self) -> MatchState {
         self.until(|m| match m {
-            ServerMessage::State { state, .. } => Some(state.clone()),
+            ServerMessage::State { state, .. } => Some((**state).clone()),
             _ => None,
         })
         .await

@@ -163,7 +163,7 @@ impl Node {
         to(&fx, conn)
             .into_iter()
             .find_map(|m| match m {
-                ServerMessage::State { state, .. } => Some(state),
+                ServerMessage::State { state, .. } => Some(*state),
                 _ => None,
             })
             .expect("a state")

@@ -187,7 +187,7 @@ impl Client {
     async fn state(&mut self) -> (MatchState, Option<String>) {
         self.until(|m| match m {
             ServerMessage::State { state, you } => {
-                Some((state.clone(), you.map(|s| s.to_string())))
+                Some(((**state).clone(), you.map(|s| s.to_string())))
             }
             _ => None,
         })

@@ -190,7 +190,7 @@ impl Hub {
         fx.push(Effect::Send(
             vec![conn],
             ServerMessage::State {
-                state: m.state(self.now, you, &connected),
+                state: Box::new(m.state(self.now, you, &connected)),
                 you: you.map(seat_name),
             },
         ));
