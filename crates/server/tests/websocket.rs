@@ -997,3 +997,66 @@ async fn the_lobby_feed_pushes_a_snapshot_when_something_changes() {
         );
     }
 }
+
+/// A move the database cannot take yet (SQLite locked by another writer for longer than the
+/// store's 10 s busy timeout) is held: nobody hears of it, until it is stored; then it goes out
+/// and it is in the record. (It used to go out, unstored, when the write failed.)
+#[tokio::test]
+async fn a_move_the_database_cannot_take_yet_is_held_until_it_is_stored() {
+    use sqlx::Connection as _;
+
+    let server = TestServer::start().await;
+    let addr = server.addr;
+    let id = create_match(addr, "fide", "5+0").await;
+    let mut clients = seat_four(addr, &id).await;
+    play(&mut clients, 0, "e2e4").await;
+
+    let url = format!(
+        "sqlite://{}",
+        server._dir.path().join("bughouse.db").display()
+    );
+    let mut lock = sqlx::SqliteConnection::connect(&url)
+        .await
+        .expect("a connection");
+    sqlx::query("BEGIN EXCLUSIVE")
+        .execute(&mut lock)
+        .await
+        .expect("the database locked");
+    clients[1]
+        .send(&ClientMessage::Move {
+            uci: "e7e5".to_owned(),
+        })
+        .await;
+    // Past the busy timeout (10 s) the first write fails; the move must not go out unstored.
+    let moved = |m: &ServerMessage| matches!(m, ServerMessage::Moved { .. }).then_some(());
+    let early = tokio::time::timeout(Duration::from_secs(13), clients[0].until(moved)).await;
+    assert!(
+        early.is_err(),
+        "the move went out while it could not be stored"
+    );
+    sqlx::query("COMMIT")
+        .execute(&mut lock)
+        .await
+        .expect("the lock released");
+    lock.close().await.expect("closed");
+
+    // Tried again, stored, sent.
+    for c in clients.iter_mut() {
+        let mv = c
+            .until(|m| match m {
+                ServerMessage::Moved { mv, .. } => Some(mv.uci.clone()),
+                _ => None,
+            })
+            .await;
+        assert_eq!(mv, "e7e5");
+    }
+    let mut read = sqlx::SqliteConnection::connect(&url)
+        .await
+        .expect("a connection");
+    let stored: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE match_id = ?")
+        .bind(&id)
+        .fetch_one(&mut read)
+        .await
+        .expect("the moves counted");
+    assert_eq!(stored, 2, "both moves are stored");
+}

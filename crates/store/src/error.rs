@@ -83,3 +83,60 @@ pub enum StoreError {
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
 }
+
+impl StoreError {
+    /// Whether trying the same call again later may succeed: the database could not be
+    /// reached or was busy (a lost connection, a pool with no connection free in time, SQLite
+    /// locked by another writer for longer than its busy timeout, a full disk, PostgreSQL
+    /// shutting down, a serialisation failure). A refusal of what was asked (a duplicate, a
+    /// wrong status, bad data) is not: it would be refused again.
+    pub fn is_transient(&self) -> bool {
+        let StoreError::Database(e) = self else {
+            return false;
+        };
+        match e {
+            sqlx::Error::Io(_)
+            | sqlx::Error::PoolTimedOut
+            | sqlx::Error::WorkerCrashed
+            | sqlx::Error::Tls(_)
+            | sqlx::Error::Protocol(_) => true,
+            sqlx::Error::Database(db) => {
+                let code = db.code();
+                let code = code.as_deref().unwrap_or("");
+                // SQLite's primary result codes (the extended ones share their low byte):
+                // 5 BUSY, 6 LOCKED, 10 IOERR, 13 FULL, 14 CANTOPEN.
+                let sqlite = code
+                    .parse::<i32>()
+                    .is_ok_and(|c| matches!(c & 0xff, 5 | 6 | 10 | 13 | 14));
+                // PostgreSQL's SQLSTATE classes: 08 connection exception, 53 insufficient
+                // resources, 57P01-57P03 shut down or cannot connect now, 40001 serialisation
+                // failure, 40P01 deadlock.
+                let postgres = code.starts_with("08")
+                    || code.starts_with("53")
+                    || matches!(code, "57P01" | "57P02" | "57P03" | "40001" | "40P01");
+                sqlite || postgres
+            }
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StoreError;
+
+    #[test]
+    fn only_failures_to_reach_the_database_are_transient() {
+        let io = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "reset");
+        assert!(StoreError::Database(sqlx::Error::Io(io)).is_transient());
+        assert!(StoreError::Database(sqlx::Error::PoolTimedOut).is_transient());
+        assert!(!StoreError::Database(sqlx::Error::RowNotFound).is_transient());
+        assert!(!StoreError::Closed.is_transient());
+        assert!(!StoreError::Invalid("x".into()).is_transient());
+        assert!(!StoreError::DuplicatePly {
+            match_id: "m".into(),
+            ply: 1
+        }
+        .is_transient());
+    }
+}

@@ -2,6 +2,7 @@
 //! then the sender delivers its messages (each serialised once) and runs what waited for them.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{mpsc, oneshot};
@@ -118,7 +119,7 @@ pub(crate) async fn committer(
                     })
                     .collect()
             };
-            let results = writer.write(writes).await;
+            let results = store_until_reached(&writer, writes).await;
             for result in &results {
                 if let Err(e) = result {
                     tracing::error!("storage: {e}");
@@ -142,6 +143,48 @@ pub(crate) async fn committer(
         let stored = std::mem::take(&mut queued);
         if send_tx.send(stored).await.is_err() {
             return;
+        }
+    }
+}
+
+/// The longest wait between two tries of writes the database could not take.
+const RETRY_AT_MOST: Duration = Duration::from_secs(2);
+
+/// Stores `writes` in order; the writes that failed because the database could not be reached
+/// or was busy ([`StoreError::is_transient`]) are tried again, in order, after a wait that
+/// doubles up to [`RETRY_AT_MOST`], until it takes them. Meanwhile the batches' messages wait
+/// (nothing is acknowledged that is not stored) and the hub goes on until the commit queue is
+/// full. Writes refused for what they are keep their error.
+async fn store_until_reached(
+    writer: &Writer,
+    writes: Vec<Write>,
+) -> Vec<Result<(), bughouse_store::StoreError>> {
+    let (writes, mut results) = writer.write(writes).await;
+    let mut wait = Duration::from_millis(50);
+    loop {
+        let again: Vec<usize> = results
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.as_ref().is_err_and(|e| e.is_transient()))
+            .map(|(i, _)| i)
+            .collect();
+        let Some(first) = again.first() else {
+            return results;
+        };
+        if let Err(e) = &results[*first] {
+            tracing::warn!(
+                "storage unreachable, {} writes held (their messages wait), trying again in {} ms: {e}",
+                again.len(),
+                wait.as_millis()
+            );
+        }
+        tokio::time::sleep(wait).await;
+        wait = (wait * 2).min(RETRY_AT_MOST);
+        let (_, retried) = writer
+            .write(again.iter().map(|&i| writes[i].clone()).collect())
+            .await;
+        for (i, result) in again.into_iter().zip(retried) {
+            results[i] = result;
         }
     }
 }

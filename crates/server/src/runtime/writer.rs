@@ -11,10 +11,13 @@ use tokio::sync::{mpsc, oneshot};
 /// The most shard batches the writer stores in one transaction.
 const GROUP: usize = 64;
 
+/// Writes given back with one result each.
+pub(crate) type Stored = (Vec<Write>, Vec<Result<(), StoreError>>);
+
 /// A batch of writes and where its results go.
 pub(crate) struct Request {
     writes: Vec<Write>,
-    reply: oneshot::Sender<Vec<Result<(), StoreError>>>,
+    reply: oneshot::Sender<Stored>,
 }
 
 /// The committers' way to the database.
@@ -40,19 +43,26 @@ impl Writer {
     }
 
     /// Stores the writes in order, in one transaction when they all succeed; one result per
-    /// write, as [`Store::apply_batch`] gives them.
-    pub(crate) async fn write(&self, writes: Vec<Write>) -> Vec<Result<(), StoreError>> {
+    /// write, as [`Store::apply_batch`] gives them, and the writes back (to try again those the
+    /// database could not take).
+    pub(crate) async fn write(&self, writes: Vec<Write>) -> Stored {
         match self {
-            Writer::Direct(store) => store.apply_batch(&writes).await,
+            Writer::Direct(store) => {
+                let results = store.apply_batch(&writes).await;
+                (writes, results)
+            }
             Writer::Shared(tx) => {
                 let n = writes.len();
+                let closed = || (0..n).map(|_| Err(StoreError::Closed)).collect();
                 let (reply, answer) = oneshot::channel();
-                if tx.send(Request { writes, reply }).await.is_err() {
-                    return (0..n).map(|_| Err(StoreError::Closed)).collect();
+                if let Err(mpsc::error::SendError(request)) =
+                    tx.send(Request { writes, reply }).await
+                {
+                    return (request.writes, closed());
                 }
-                answer
-                    .await
-                    .unwrap_or_else(|_| (0..n).map(|_| Err(StoreError::Closed)).collect())
+                // The writer task ended without answering (the server stops): the writes are
+                // gone with it, and refused as closed, which is not tried again.
+                answer.await.unwrap_or_else(|_| (Vec::new(), closed()))
             }
         }
     }
@@ -69,8 +79,12 @@ async fn writer_task(store: Store, mut rx: mpsc::Receiver<Request>) {
             all.append(&mut request.writes);
         }
         let mut results = store.apply_batch(&all).await.into_iter();
+        let mut writes = all.into_iter();
         for (request, size) in queued.drain(..).zip(sizes) {
-            let _ = request.reply.send(results.by_ref().take(size).collect());
+            let _ = request.reply.send((
+                writes.by_ref().take(size).collect(),
+                results.by_ref().take(size).collect(),
+            ));
         }
     }
 }
