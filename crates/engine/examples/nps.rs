@@ -1,10 +1,11 @@
 //! Nodes per second of the search on a fixed set of positions:
-//! `cargo run --release -p bughouse-engine --example nps [SECONDS_PER_POSITION]`.
+//! `cargo run --release -p bughouse-engine --example nps [SECONDS_PER_POSITION] [base]`
+//! (`base`: the search without drop-aware pruning, `SearchConfig::BASE`, for comparison).
 
 use std::time::{Duration, Instant};
 
 use bughouse_core::{Position, Rules};
-use bughouse_engine::{Limits, Searcher};
+use bughouse_engine::{Limits, SearchConfig, Searcher};
 
 const POSITIONS: [(&str, bool); 5] = [
     (
@@ -34,6 +35,11 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(2.0);
+    let config = if std::env::args().nth(2).as_deref() == Some("base") {
+        SearchConfig::BASE
+    } else {
+        SearchConfig::DEFAULT
+    };
     let mut total_nodes = 0u64;
     let mut total_time = Duration::ZERO;
     for (fen, zh) in POSITIONS {
@@ -44,6 +50,7 @@ fn main() {
         };
         let pos = Position::from_fen(fen, rules).expect("valid FEN");
         let mut searcher = Searcher::new(64);
+        searcher.set_config(config);
         let start = Instant::now();
         let result = searcher.search(
             &pos,

@@ -138,6 +138,16 @@ impl TeamBot {
         }
     }
 
+    /// Plays with the evaluation weights `params` (default: [`crate::EvalParams::DEFAULT`]).
+    pub fn set_eval_params(&mut self, params: crate::EvalParams) {
+        self.searcher.set_eval_params(params);
+    }
+
+    /// The search's switches (default: [`crate::SearchConfig::DEFAULT`]).
+    pub fn set_search_config(&mut self, config: crate::SearchConfig) {
+        self.searcher.set_config(config);
+    }
+
     /// The level.
     pub fn level(&self) -> Level {
         self.level
