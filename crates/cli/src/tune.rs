@@ -52,6 +52,10 @@ pub enum TuneCommand {
         /// Seed of the held-out split and the order of the weights.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Fit only these weight groups (comma-separated names as in the weights file, e.g.
+        /// `mobility,danger_shield`); default: all.
+        #[arg(long, value_delimiter = ',')]
+        groups: Vec<String>,
         /// Start from these weights instead of the defaults.
         #[arg(long)]
         from: Option<PathBuf>,
@@ -126,6 +130,7 @@ fn command_result(command: TuneCommand) -> Result<(), String> {
             positions,
             iterations,
             seed,
+            groups,
             from,
             out,
         } => {
@@ -137,14 +142,21 @@ fn command_result(command: TuneCommand) -> Result<(), String> {
                 None => EvalParams::DEFAULT,
             };
             let fitter = Fitter::new(&samples, rules, seed).map_err(|e| e.to_string())?;
-            let report = fit(&fitter, &start, iterations, seed, &mut |it, e| {
+            if let Some(bad) = groups
+                .iter()
+                .find(|g| !EvalParams::group_names().any(|name| name == g.as_str()))
+            {
+                return Err(format!("--groups: no weight group {bad:?}"));
+            }
+            let report = fit(&fitter, &start, &groups, iterations, seed, &mut |it, e| {
                 eprintln!("iteration {it}: training error {e:.6}");
             });
             let mut text = format!(
-                "# bughouse tune fit --positions {} --iterations {iterations} --seed {seed}\n\
+                "# bughouse tune fit --positions {} --iterations {iterations} --seed {seed} --groups {}\n\
                  # K {:.4}, {} quiet positions trained on, {} held out\n\
                  # training error {:.6} -> {:.6}, held-out error {:.6} -> {:.6}\n",
                 positions.display(),
+                if groups.is_empty() { "all".to_owned() } else { groups.join(",") },
                 report.k,
                 report.train,
                 report.valid,

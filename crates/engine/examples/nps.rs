@@ -1,5 +1,6 @@
 //! Nodes per second of the search on a fixed set of positions:
-//! `cargo run --release -p bughouse-engine --example nps [SECONDS_PER_POSITION] [base]`
+//! `cargo run --release -p bughouse-engine --example nps [SECONDS_PER_POSITION | dDEPTH] [base]`
+//! (`d9`: every position to depth 9, to compare the nodes a depth costs)
 //! (`base`: the search without drop-aware pruning, `SearchConfig::BASE`, for comparison).
 
 use std::time::{Duration, Instant};
@@ -31,10 +32,9 @@ const POSITIONS: [(&str, bool); 5] = [
 ];
 
 fn main() {
-    let secs: f64 = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2.0);
+    let arg = std::env::args().nth(1).unwrap_or_default();
+    let depth: Option<u32> = arg.strip_prefix('d').and_then(|d| d.parse().ok());
+    let secs: f64 = arg.parse().unwrap_or(2.0);
     let config = if std::env::args().nth(2).as_deref() == Some("base") {
         SearchConfig::BASE
     } else {
@@ -52,11 +52,11 @@ fn main() {
         let mut searcher = Searcher::new(64);
         searcher.set_config(config);
         let start = Instant::now();
-        let result = searcher.search(
-            &pos,
-            Limits::time(Duration::from_secs_f64(secs)),
-            &mut |_| {},
-        );
+        let limits = match depth {
+            Some(d) => Limits::depth(d),
+            None => Limits::time(Duration::from_secs_f64(secs)),
+        };
+        let result = searcher.search(&pos, limits, &mut |_| {});
         let elapsed = start.elapsed();
         total_nodes += result.nodes;
         total_time += elapsed;

@@ -7,7 +7,7 @@ use std::str::FromStr;
 ///
 /// | level | depth | nodes | eval noise | picks among moves within | team play |
 /// |---|---|---|---|---|---|
-/// | 1 | 1 | 2 000 | ±150 cp | 200 cp | none |
+/// | 1 | 1 | 2 000 | ±150 cp | 200 cp, and one move in eight any move not mated | none |
 /// | 2 | 2 | 5 000 | ±100 cp | 120 cp | none |
 /// | 3 | 3 | 20 000 | ±60 cp | 70 cp | talks |
 /// | 4 | 4 | 60 000 | ±30 cp | 40 cp | talks, sits |
@@ -72,6 +72,9 @@ pub(crate) struct LevelParams {
     pub max_nodes: Option<u64>,
     pub noise: i32,
     pub margin: i32,
+    /// Percent of moves chosen among all moves that are not mated (a beginner's blunders:
+    /// it hangs pieces).
+    pub blunder: u64,
     pub talks: bool,
     pub sits: bool,
     pub full_team: bool,
@@ -121,6 +124,7 @@ impl Level {
             max_nodes,
             noise,
             margin,
+            blunder: if self.0 == 1 { 12 } else { 0 },
             talks: self.0 >= 3,
             sits: self.0 >= 4,
             full_team: self.0 >= 5,

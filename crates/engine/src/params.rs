@@ -199,6 +199,11 @@ impl EvalParams {
         }
     }
 
+    /// The names of the weight groups, as the text form writes them.
+    pub fn group_names() -> impl Iterator<Item = &'static str> {
+        GROUPS.iter().map(|g| g.0)
+    }
+
     /// The name of the `i`th weight of [`EvalParams::to_vec`], like `board_value[2]`.
     pub fn name(i: usize) -> String {
         let mut at = 0;

@@ -314,6 +314,16 @@ impl TeamBot {
             if !near.is_empty() {
                 best = near[(self.next_random() % near.len() as u64) as usize];
             }
+            if params.blunder > 0 && self.next_random() % 100 < params.blunder {
+                let alive: Vec<Move> = roots
+                    .iter()
+                    .filter(|r| r.score > -MATE_BOUND)
+                    .map(|r| r.mv)
+                    .collect();
+                if !alive.is_empty() {
+                    best = alive[(self.next_random() % alive.len() as u64) as usize];
+                }
+            }
         }
         let mut score = result.score;
         let depth = result.depth;

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use bughouse_arena::Config;
 use bughouse_bpgn::{read_games, replay_bughouse};
-use bughouse_core::{BoardId, Color, Match, Rules, Seat};
+use bughouse_core::{BoardId, Color, EndReason, Match, Rules, Seat};
 
 use crate::TuneError;
 
@@ -21,8 +21,9 @@ pub struct Sample {
 /// Plies of each board skipped at the start of a game (the opening tells little).
 pub const SKIP_PLIES: u32 = 6;
 
-/// The positions of every decided match in a BPGN text (as the arena writes it), after the
-/// first [`SKIP_PLIES`] plies of each board, each with its match's result.
+/// The positions of every decided match in a BPGN text (as the arena writes it), each with its
+/// match's result: those of the board that decided the match (the other board's game was
+/// stopped, its positions tell little of the result), after the first [`SKIP_PLIES`] plies.
 ///
 /// # Errors
 ///
@@ -40,6 +41,10 @@ pub fn samples_from_bpgn(text: &[u8], rules: Rules) -> Result<Vec<Sample>, TuneE
                 .unwrap_or(0.5)
         };
         let results = [white_points(BoardId::A), white_points(BoardId::B)];
+        let decided = [BoardId::A, BoardId::B].map(|board| {
+            end.game_end(board)
+                .is_some_and(|e| e.reason != EndReason::OtherBoard)
+        });
         // Play the recorded moves again, one millisecond apart, looking at every position.
         let mut game = Match::new(rules, end.time_control());
         game.start(Duration::ZERO)
@@ -53,7 +58,7 @@ pub fn samples_from_bpgn(text: &[u8], rules: Rules) -> Result<Vec<Sample>, TuneE
             }
             let b = usize::from(board == BoardId::B);
             plies[b] += 1;
-            if plies[b] > SKIP_PLIES && game.game_end(board).is_none() {
+            if decided[b] && plies[b] > SKIP_PLIES && game.game_end(board).is_none() {
                 out.push(Sample {
                     result: results[b],
                     fen: game.position(board).fen(),

@@ -139,12 +139,14 @@ impl Fitter {
     }
 }
 
-/// Texel's local search from `start`: `iterations` passes over every weight (in an order
-/// shuffled from `seed`), each weight one step up, else one step down, kept when the training
-/// error falls. `progress` is called after each pass with its number and the error.
+/// Texel's local search from `start`: `iterations` passes over the weights of `groups` (names
+/// of [`EvalParams::to_text`]; empty: all), in an order shuffled from `seed`, each weight one
+/// step up, else one step down, kept when the training error falls. `progress` is called after
+/// each pass with its number and the error.
 pub fn fit(
     fitter: &Fitter,
     start: &EvalParams,
+    groups: &[String],
     iterations: u32,
     seed: u64,
     progress: &mut dyn FnMut(u32, f64),
@@ -154,7 +156,13 @@ pub fn fit(
     let before = (fitter.train_error(start), fitter.valid_error(start));
     let mut best = before.0;
     let mut history = Vec::new();
-    let mut order: Vec<usize> = (0..EVAL_PARAM_COUNT).collect();
+    let mut order: Vec<usize> = (0..EVAL_PARAM_COUNT)
+        .filter(|&i| {
+            let name = EvalParams::name(i);
+            let group = name.split('[').next().unwrap_or("");
+            groups.is_empty() || groups.iter().any(|g| g == group)
+        })
+        .collect();
     for it in 1..=iterations {
         rng.shuffle(&mut order);
         let mut improved = false;

@@ -1,4 +1,4 @@
-//! The tuner on a small input: two arena matches (our bot against Fairy-Stockfish at 1+0,
+//! The tuner on a small input: four arena matches (our bot against Fairy-Stockfish at 1+0,
 //! checked in as BPGN), two iterations. The fit must lower the training error, be the same
 //! for the same seed, and its weights must read back.
 
@@ -24,7 +24,7 @@ fn the_fit_lowers_the_error_and_is_deterministic_for_a_seed() {
     let fitter = Fitter::new(&samples, Rules::fide(), 9).expect("enough quiet positions");
     assert!(fitter.k() > 0.05 && fitter.k() < 4.0, "K {}", fitter.k());
     let mut passes = Vec::new();
-    let report = fit(&fitter, &EvalParams::DEFAULT, 2, 9, &mut |it, e| {
+    let report = fit(&fitter, &EvalParams::DEFAULT, &[], 2, 9, &mut |it, e| {
         passes.push((it, e))
     });
     assert_eq!(passes.len(), 2);
@@ -46,11 +46,29 @@ fn the_fit_lowers_the_error_and_is_deterministic_for_a_seed() {
     let again = fit(
         &Fitter::new(&samples, Rules::fide(), 9).expect("same input"),
         &EvalParams::DEFAULT,
+        &[],
         2,
         9,
         &mut |_, _| {},
     );
     assert_eq!(again, report);
+    // Only the groups asked for move.
+    let some = fit(
+        &fitter,
+        &EvalParams::DEFAULT,
+        &["mobility".to_owned(), "tempo".to_owned()],
+        2,
+        9,
+        &mut |_, _| {},
+    );
+    let (a, b) = (some.params.to_vec(), EvalParams::DEFAULT.to_vec());
+    for i in 0..a.len() {
+        let name = EvalParams::name(i);
+        if !name.starts_with("mobility") && name != "tempo" {
+            assert_eq!(a[i], b[i], "{name} moved");
+        }
+    }
+    assert!(some.train_error.1 <= some.train_error.0);
     // Another seed holds out other positions.
     let other = Fitter::new(&samples, Rules::fide(), 10).expect("same input");
     assert_ne!(
