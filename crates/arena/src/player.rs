@@ -75,8 +75,8 @@ impl Player {
                 if let Some((_, params)) = &options.eval {
                     bot.set_eval_params(*params);
                 }
-                if options.base_search {
-                    bot.set_search_config(SearchConfig::BASE);
+                if let Some(config) = options.search.as_deref().and_then(SearchConfig::named) {
+                    bot.set_search_config(config);
                 }
                 Player::Bot(Box::new(bot))
             }

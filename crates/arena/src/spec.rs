@@ -6,11 +6,12 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use bughouse_core::Preset;
-use bughouse_engine::{EvalParams, Level, ParseLevelError};
+use bughouse_engine::{EvalParams, Level, ParseLevelError, SearchConfig};
 
 /// Who plays for a team.
 ///
-/// Options follow a `?`, separated by `&`: `bot:8?eval=tuned.txt&search=base`,
+/// Options follow a `?`, separated by `&`: `bot:8?eval=tuned.txt&search=base` (search names:
+/// `bughouse_engine::SearchConfig::named`),
 /// `uci:/usr/games/fairy-stockfish?Skill Level=5`, `fairy-stockfish?Skill Level=5&Hash=32`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Spec {
@@ -28,9 +29,9 @@ pub enum Spec {
 pub struct BotOptions {
     /// `eval=FILE`: evaluation weights read from a file written by `bughouse tune`.
     pub eval: Option<(PathBuf, EvalParams)>,
-    /// `search=base`: the search as it was before the drop-aware pruning and ordering of
-    /// this engine (for A/B matches).
-    pub base_search: bool,
+    /// `search=NAME`: a search configuration by name (`SearchConfig::named`: `base` is the
+    /// search before the drop-aware pruning), for A/B matches.
+    pub search: Option<String>,
 }
 
 impl Spec {
@@ -54,8 +55,8 @@ impl fmt::Display for Spec {
                 if let Some((path, _)) = &options.eval {
                     opts.push(format!("eval={}", path.display()));
                 }
-                if options.base_search {
-                    opts.push("search=base".to_owned());
+                if let Some(name) = &options.search {
+                    opts.push(format!("search={name}"));
                 }
                 if !opts.is_empty() {
                     write!(f, "?{}", opts.join("&"))?;
@@ -121,7 +122,7 @@ impl FromStr for Spec {
                             })?;
                         bot.eval = Some((path, params));
                     }
-                    "search" if v == "base" => bot.base_search = true,
+                    "search" if SearchConfig::named(&v).is_some() => bot.search = Some(v),
                     _ => return Err(SpecError::Option(format!("{k}={v}"))),
                 }
             }
@@ -172,7 +173,7 @@ pub enum SpecError {
     },
     /// An option that is not `name=value`, or one this kind of player does not take.
     #[error(
-        "invalid option {0:?}: bots take eval=FILE and search=base, UCI engines NAME=VALUE, XBoard engines none"
+        "invalid option {0:?}: bots take eval=FILE and search=base|drops|strong|default, UCI engines NAME=VALUE, XBoard engines none"
     )]
     Option(String),
     /// `eval=FILE` that cannot be read.
@@ -239,16 +240,10 @@ mod tests {
         assert_eq!(Spec::bot(three).to_string(), "bot:3");
         let base: Spec = "bot:3?search=base".parse().expect("an option");
         assert_eq!(base.to_string(), "bot:3?search=base");
-        assert!(matches!(
-            base,
-            Spec::Bot(
-                _,
-                BotOptions {
-                    base_search: true,
-                    ..
-                }
-            )
-        ));
+        assert!(
+            matches!(base, Spec::Bot(_, BotOptions { search: Some(ref s), .. }) if s == "base")
+        );
+        assert!("bot?search=fast".parse::<Spec>().is_err());
         assert!("bot?eval=/nonexistent/weights.txt"
             .parse::<Spec>()
             .is_err_and(|e| e.to_string().starts_with("eval=/nonexistent/weights.txt: ")));

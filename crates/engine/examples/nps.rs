@@ -1,7 +1,8 @@
 //! Nodes per second of the search on a fixed set of positions:
-//! `cargo run --release -p bughouse-engine --example nps [SECONDS_PER_POSITION | dDEPTH] [base]`
-//! (`d9`: every position to depth 9, to compare the nodes a depth costs)
-//! (`base`: the search without drop-aware pruning, `SearchConfig::BASE`, for comparison).
+//! `cargo run --release -p bughouse-engine --example nps [SECONDS_PER_POSITION | dDEPTH] [CONFIG]`
+//! (`d9`: every position to depth 9, to compare the nodes a depth costs; `CONFIG`: a search
+//! configuration by name, `SearchConfig::named`, e.g. `base`, the search without drop-aware
+//! pruning, for comparison).
 
 use std::time::{Duration, Instant};
 
@@ -35,11 +36,10 @@ fn main() {
     let arg = std::env::args().nth(1).unwrap_or_default();
     let depth: Option<u32> = arg.strip_prefix('d').and_then(|d| d.parse().ok());
     let secs: f64 = arg.parse().unwrap_or(2.0);
-    let config = if std::env::args().nth(2).as_deref() == Some("base") {
-        SearchConfig::BASE
-    } else {
-        SearchConfig::DEFAULT
-    };
+    let config = std::env::args()
+        .nth(2)
+        .and_then(|name| SearchConfig::named(&name))
+        .unwrap_or(SearchConfig::DEFAULT);
     let mut total_nodes = 0u64;
     let mut total_time = Duration::ZERO;
     for (fen, zh) in POSITIONS {

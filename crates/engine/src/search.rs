@@ -114,6 +114,11 @@ pub struct SearchConfig {
     /// near the leaves of non-PV nodes (depth 4 or less), reduced one ply more elsewhere. In
     /// bughouse most drops are of this kind (a piece dropped into an attack).
     pub lost_quiet_pruning: bool,
+    /// Stronger late-move reductions and pruning: quiet moves with a bad history are reduced
+    /// one ply more (good history one less), non-PV quiet moves are reduced from the second
+    /// move on, and late-move pruning near the leaves keeps `3 + 2·depth²` quiet moves instead
+    /// of `4 + 3·depth²`.
+    pub strong_reductions: bool,
 }
 
 impl SearchConfig {
@@ -121,12 +126,34 @@ impl SearchConfig {
     pub const BASE: SearchConfig = SearchConfig {
         drop_pruning: false,
         lost_quiet_pruning: false,
+        strong_reductions: false,
     };
-    /// The search the engine plays with.
-    pub const DEFAULT: SearchConfig = SearchConfig {
+    /// Drop-aware pruning without the stronger reductions.
+    pub const DROPS: SearchConfig = SearchConfig {
         drop_pruning: true,
         lost_quiet_pruning: true,
+        strong_reductions: false,
     };
+    /// Everything.
+    pub const STRONG: SearchConfig = SearchConfig {
+        drop_pruning: true,
+        lost_quiet_pruning: true,
+        strong_reductions: true,
+    };
+    /// The search the engine plays with.
+    pub const DEFAULT: SearchConfig = SearchConfig::DROPS;
+
+    /// The configuration of a name, as the arena's `bot?search=NAME` reads it: `base`,
+    /// `drops`, `strong`, `default`.
+    pub fn named(name: &str) -> Option<SearchConfig> {
+        match name {
+            "base" => Some(SearchConfig::BASE),
+            "drops" => Some(SearchConfig::DROPS),
+            "strong" => Some(SearchConfig::STRONG),
+            "default" => Some(SearchConfig::DEFAULT),
+            _ => None,
+        }
+    }
 }
 
 impl Default for SearchConfig {
@@ -990,7 +1017,12 @@ impl Searcher {
                     }
                 }
                 // Late move pruning and futility pruning of quiet moves near the leaves.
-                if !pv_node && depth <= 4 && searched >= 4 + (depth * depth) as usize * 3 {
+                let keep = if self.config.strong_reductions {
+                    3 + (depth * depth) as usize * 2
+                } else {
+                    4 + (depth * depth) as usize * 3
+                };
+                if !pv_node && depth <= 4 && searched >= keep {
                     continue;
                 }
                 if !pv_node && depth <= 2 && static_eval + 120 * depth + 60 <= alpha {
@@ -1008,7 +1040,12 @@ impl Searcher {
                 score = -self.negamax(&child, child_key, new_depth, ply + 1, -beta, -alpha, true);
             } else {
                 let mut r = 0;
-                if depth >= 3 && quiet && !in_check && !gives_check && searched >= 2 {
+                let first_reduced = if self.config.strong_reductions && !pv_node {
+                    1
+                } else {
+                    2
+                };
+                if depth >= 3 && quiet && !in_check && !gives_check && searched >= first_reduced {
                     r = i32::from(self.lmr[(depth as usize).min(63)][searched.min(63)]);
                     if pv_node {
                         r -= 1;
@@ -1021,6 +1058,15 @@ impl Searcher {
                     }
                     if lost {
                         r += 1;
+                    }
+                    if self.config.strong_reductions && list[i].1 < 799_000 {
+                        // The ordering score of a quiet move below the killers is its history.
+                        let h = list[i].1;
+                        if h < -4_000 {
+                            r += 1;
+                        } else if h > 8_000 {
+                            r -= 1;
+                        }
                     }
                     r = r.clamp(0, new_depth - 1);
                 } else if (far_drop || lost) && depth >= 2 && !in_check {
