@@ -57,6 +57,11 @@ pub struct Level(u8);
 /// 7 within its error: the three are published at their mean. Neighbouring levels up to 6 are
 /// 170 to 430 apart and well separated; the absolute values are no better than about ±80 to
 /// ±140, and the top levels at longer time controls are likely stronger than this.
+///
+/// The scale is tied to an outside engine by matches of levels against Fairy-Stockfish 11.1 at
+/// several `Skill Level`s at `10s+0` (`crates/arena/examples/calibrate_fsf.rs`,
+/// `levels-fsf-10s.txt`; figures in docs/arena.md): on it, Fairy-Stockfish at full strength
+/// stands near levels 6 to 8.
 pub const PUBLISHED_RATINGS: [f64; 8] = [
     800.0, 1145.0, 1417.0, 1756.0, 1928.0, 2357.0, 2357.0, 2357.0,
 ];
