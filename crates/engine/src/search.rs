@@ -1011,10 +1011,12 @@ impl Searcher {
                 if lost && !pv_node && depth <= 4 {
                     continue;
                 }
-                if far_drop && !pv_node && depth <= 3 {
-                    if far_drops >= 2 + depth || static_eval + 100 * depth <= alpha {
-                        continue;
-                    }
+                if far_drop
+                    && !pv_node
+                    && depth <= 3
+                    && (far_drops >= 2 + depth || static_eval + 100 * depth <= alpha)
+                {
+                    continue;
                 }
                 // Late move pruning and futility pruning of quiet moves near the leaves.
                 let keep = if self.config.strong_reductions {
