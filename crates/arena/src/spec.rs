@@ -28,7 +28,7 @@ pub enum Spec {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BotOptions {
     /// `eval=FILE`: evaluation weights read from a file written by `bughouse tune`.
-    pub eval: Option<(PathBuf, EvalParams)>,
+    pub eval: Option<(PathBuf, Box<EvalParams>)>,
     /// `search=NAME`: a search configuration by name (`SearchConfig::named`: `base` is the
     /// search before the drop-aware pruning), for A/B matches.
     pub search: Option<String>,
@@ -120,7 +120,7 @@ impl FromStr for Spec {
                                 path: v.clone(),
                                 message: e.to_string(),
                             })?;
-                        bot.eval = Some((path, params));
+                        bot.eval = Some((path, Box::new(params)));
                     }
                     "search" if SearchConfig::named(&v).is_some() => bot.search = Some(v),
                     _ => return Err(SpecError::Option(format!("{k}={v}"))),
