@@ -445,6 +445,14 @@ export function seatParam(search: string): SeatName | null {
  * crates/engine/src/level.rs states them (measured in the arena). */
 export const BOT_RATINGS = [800, 1145, 1417, 1756, 1928, 2357, 2357, 2357] as const;
 
+/** How the level picker shows a bot level: its number and its published Elo (measured in the
+ * arena, docs/arena.md), the strongest marked: `3 · Elo 1417`, `8 · Elo 2357 (strongest)`. */
+export function botLevelLabel(level: number): string {
+  const rating = BOT_RATINGS[level - 1];
+  const base = rating === undefined ? String(level) : `${level} · Elo ${rating}`;
+  return level === BOT_RATINGS.length ? `${base} (strongest)` : base;
+}
+
 /**
  * The bot level to fill seats with for a player of `rating` (Glicko-2), 1 to 8: the level whose
  * published rating is nearest (the stronger on a tie); level 4 when the rating is unknown. The

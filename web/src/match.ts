@@ -10,6 +10,7 @@ import {
   BOT_OFFER_MS,
   BOT_WAIT_KEY,
   botLevelFor,
+  botLevelLabel,
   botWaitMs,
   bothGamesPlayedOut,
   claimsNow,
@@ -894,7 +895,7 @@ class MatchPage {
     const select = h(
       'select',
       { id: 'bot-level', name: 'bot-level' },
-      BOT_LEVELS.map(l => h('option', { value: l, selected: l === this.botLevel }, l === 8 ? '8 (strongest)' : String(l))),
+      BOT_LEVELS.map(l => h('option', { value: l, selected: l === this.botLevel }, botLevelLabel(l))),
     );
     select.addEventListener('change', () => {
       this.botLevel = Number(select.value);

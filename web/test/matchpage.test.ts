@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { botLevelFor, claimsNow, cleanName, lowTimeMs, moveLabel, moveRows, seatParam } from '../src/helpers';
+import { botLevelFor, botLevelLabel, claimsNow, cleanName, lowTimeMs, moveLabel, moveRows, seatParam } from '../src/helpers';
 import type { MoveInfo, SeatName } from '../src/protocol';
 
 const mv = (ply: number, seat: SeatName, number: number, san: string): MoveInfo => ({
@@ -73,6 +73,15 @@ describe('names and links', () => {
     expect(seatParam('?name=Ann&sit=WhiteA')).toBe('WhiteA');
     expect(seatParam('?sit=Nowhere')).toBeNull();
     expect(seatParam('')).toBeNull();
+  });
+});
+
+describe('botLevelLabel', () => {
+  it('shows each level with its published Elo, the strongest marked', () => {
+    expect(botLevelLabel(1)).toBe('1 · Elo 800');
+    expect(botLevelLabel(3)).toBe('3 · Elo 1417');
+    expect(botLevelLabel(8)).toBe('8 · Elo 2357 (strongest)');
+    expect(botLevelLabel(9)).toBe('9');
   });
 });
 

@@ -134,8 +134,8 @@ fn play(args: &Args) -> Result<(), String> {
             }
             let level = |n| Level::new(n).ok_or(format!("no level {n}"));
             let config = Config {
-                team1: Spec::Bot(level(low)?),
-                team2: Spec::Bot(level(high)?),
+                team1: Spec::bot(level(low)?),
+                team2: Spec::bot(level(high)?),
                 time: args.time,
                 rules: Preset::Fide,
                 seed: u64::from(round) * 100 + i as u64,

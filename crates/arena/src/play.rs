@@ -49,9 +49,11 @@ impl Config {
     pub fn check_engines(&self) -> Result<(), TeamError> {
         for (team, spec) in [("team1", &self.team1), ("team2", &self.team2)] {
             let check = match spec {
-                Spec::Uci(path) => UciEngine::start(path, UCI_VARIANT).map(drop),
+                Spec::Uci(path, options) => UciEngine::start(path, UCI_VARIANT)
+                    .and_then(|mut e| e.set_options(options))
+                    .map(drop),
                 Spec::Xboard(path) => XboardEngine::start(path, UCI_VARIANT).map(drop),
-                Spec::Bot(_) => Ok(()),
+                Spec::Bot(..) => Ok(()),
             };
             check.map_err(|source| TeamError {
                 team,

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use bughouse_core::{BoardId, ByColor, Color, Match, Move, Reserve, Seat};
 use bughouse_engine::xboard::{ptell_to_talk, talk_to_ptell};
-use bughouse_engine::{Action, Limits, Talk, TeamBot};
+use bughouse_engine::{Action, Limits, SearchConfig, Talk, TeamBot};
 
 use crate::fen::uci_fen;
 use crate::uci::UciEngine;
@@ -70,8 +70,18 @@ pub(crate) enum Player {
 impl Player {
     pub(crate) fn new(spec: &Spec, seed: u64) -> Player {
         match spec {
-            Spec::Bot(level) => Player::Bot(Box::new(TeamBot::new(*level, seed))),
-            Spec::Uci(path) => match UciEngine::start(path, UCI_VARIANT)
+            Spec::Bot(level, options) => {
+                let mut bot = TeamBot::new(*level, seed);
+                if let Some((_, params)) = &options.eval {
+                    bot.set_eval_params(**params);
+                }
+                if let Some(config) = options.search.as_deref().and_then(SearchConfig::named) {
+                    bot.set_search_config(config);
+                }
+                Player::Bot(Box::new(bot))
+            }
+            Spec::Uci(path, options) => match UciEngine::start(path, UCI_VARIANT)
+                .and_then(|mut e| e.set_options(options).map(|()| e))
                 .and_then(|mut e| e.new_game().map(|()| e))
             {
                 Ok(engine) => Player::Uci {

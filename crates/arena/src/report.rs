@@ -157,8 +157,8 @@ mod tests {
     #[test]
     fn the_last_line_gives_team1_s_share() {
         let config = Config {
-            team1: Spec::Bot(Level::DEFAULT),
-            team2: Spec::Bot(Level::DEFAULT),
+            team1: Spec::bot(Level::DEFAULT),
+            team2: Spec::bot(Level::DEFAULT),
             time: TimeControl::default(),
             rules: Preset::Fide,
             seed: 1,

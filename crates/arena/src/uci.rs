@@ -70,6 +70,22 @@ impl UciEngine {
         Ok(engine)
     }
 
+    /// Sends `setoption name NAME value VALUE` for each option and waits until the engine is
+    /// ready.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError`] when it died or does not answer.
+    pub fn set_options(&mut self, options: &[(String, String)]) -> Result<(), EngineError> {
+        if options.is_empty() {
+            return Ok(());
+        }
+        for (name, value) in options {
+            self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        self.sync()
+    }
+
     /// Sends `ucinewgame` and waits until the engine is ready.
     ///
     /// # Errors

@@ -12,8 +12,8 @@ use bughouse_engine::Level;
 
 fn bots() -> Config {
     Config {
-        team1: Spec::Bot(Level::new(1).expect("level 1")),
-        team2: Spec::Bot(Level::DEFAULT),
+        team1: Spec::bot(Level::new(1).expect("level 1")),
+        team2: Spec::bot(Level::DEFAULT),
         time: "10s+0".parse::<TimeControl>().expect("a time control"),
         rules: Preset::Fide,
         seed: 7,
@@ -63,7 +63,7 @@ fn an_engine_that_cannot_start_is_a_start_error() {
         .expect("no engine");
     assert!(matches!(err, EngineError::Start { .. }), "{err:?}");
     let config = Config {
-        team2: Spec::Uci(path.to_path_buf()),
+        team2: Spec::uci(path),
         ..bots()
     };
     let err = config.check_engines().expect_err("team2 cannot play");

@@ -16,6 +16,7 @@ mod chaos;
 mod loadtest;
 mod replay;
 mod tournament;
+mod tune;
 
 #[derive(Parser)]
 #[command(
@@ -114,6 +115,12 @@ enum Command {
     /// XBoard engines with their partner talk) in virtual time; print a results table and
     /// `team1 S1 - S2 team2 (P%)` last.
     Arena(arena::Args),
+    /// Texel tuning of the bot's evaluation weights: collect positions from arena games
+    /// (`positions`), fit the weights to their results (`fit`); `bot?eval=FILE` plays with them.
+    Tune {
+        #[command(subcommand)]
+        command: tune::TuneCommand,
+    },
     /// Run our engine as a UCI engine on standard input and output (variants bughouse and
     /// crazyhouse; positions with reserves as Fairy-Stockfish writes them).
     Uci,
@@ -170,6 +177,7 @@ fn main() -> ExitCode {
         Command::Loadtest(args) => loadtest::main(args),
         Command::Chaos(args) => chaos::main(args),
         Command::Arena(args) => arena::main(args),
+        Command::Tune { command } => tune::run(command),
         Command::Uci => {
             bughouse_engine::uci::run(io::stdin().lock(), io::stdout());
             ExitCode::SUCCESS

@@ -488,3 +488,36 @@ fn an_xboard_engine_told_to_sit_holds_its_move_and_the_arena_goes_on() {
     let out = bughouse(&["replay", bpgn.to_str().expect("a UTF-8 path")]);
     assert!(out.status.success(), "{}", text(&out.stdout));
 }
+
+/// `uci:PATH?NAME=VALUE&...` sends the options after `UCI_Variant`: our own engine through
+/// `bughouse uci`, every line it is sent logged.
+#[cfg(unix)]
+#[test]
+fn uci_engine_options_are_sent_with_setoption() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let log = dir.path().join("in").display().to_string();
+    let path = common::script(
+        dir.path(),
+        "logged-uci",
+        &format!("tee -a {log}.$$ | {} uci\n", env!("CARGO_BIN_EXE_bughouse")),
+    );
+    let spec = format!("uci:{path}?Hash=8");
+    let stdout = arena(&[
+        "--team1",
+        &spec,
+        "--team2",
+        "bot:1",
+        "--matches",
+        "1",
+        "--time",
+        "3s+0",
+    ]);
+    assert!(stdout.contains("?Hash=8"), "{stdout}");
+    let logs = engine_logs(dir.path());
+    assert!(!logs.is_empty());
+    for log in logs {
+        let variant = log.find("setoption name UCI_Variant value bughouse");
+        let hash = log.find("setoption name Hash value 8");
+        assert!(variant.is_some() && hash > variant, "{log}");
+    }
+}

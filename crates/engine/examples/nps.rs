@@ -1,10 +1,13 @@
 //! Nodes per second of the search on a fixed set of positions:
-//! `cargo run --release -p bughouse-engine --example nps [SECONDS_PER_POSITION]`.
+//! `cargo run --release -p bughouse-engine --example nps [SECONDS_PER_POSITION | dDEPTH] [CONFIG]`
+//! (`d9`: every position to depth 9, to compare the nodes a depth costs; `CONFIG`: a search
+//! configuration by name, `SearchConfig::named`, e.g. `base`, the search without drop-aware
+//! pruning, for comparison).
 
 use std::time::{Duration, Instant};
 
 use bughouse_core::{Position, Rules};
-use bughouse_engine::{Limits, Searcher};
+use bughouse_engine::{Limits, SearchConfig, Searcher};
 
 const POSITIONS: [(&str, bool); 5] = [
     (
@@ -30,10 +33,13 @@ const POSITIONS: [(&str, bool); 5] = [
 ];
 
 fn main() {
-    let secs: f64 = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2.0);
+    let arg = std::env::args().nth(1).unwrap_or_default();
+    let depth: Option<u32> = arg.strip_prefix('d').and_then(|d| d.parse().ok());
+    let secs: f64 = arg.parse().unwrap_or(2.0);
+    let config = std::env::args()
+        .nth(2)
+        .and_then(|name| SearchConfig::named(&name))
+        .unwrap_or(SearchConfig::DEFAULT);
     let mut total_nodes = 0u64;
     let mut total_time = Duration::ZERO;
     for (fen, zh) in POSITIONS {
@@ -44,12 +50,13 @@ fn main() {
         };
         let pos = Position::from_fen(fen, rules).expect("valid FEN");
         let mut searcher = Searcher::new(64);
+        searcher.set_config(config);
         let start = Instant::now();
-        let result = searcher.search(
-            &pos,
-            Limits::time(Duration::from_secs_f64(secs)),
-            &mut |_| {},
-        );
+        let limits = match depth {
+            Some(d) => Limits::depth(d),
+            None => Limits::time(Duration::from_secs_f64(secs)),
+        };
+        let result = searcher.search(&pos, limits, &mut |_| {});
         let elapsed = start.elapsed();
         total_nodes += result.nodes;
         total_time += elapsed;

@@ -13,6 +13,8 @@
 
 use bughouse_core::{attacks, Bitboard, Color, Position, Rank, Role, Square};
 
+use crate::params::EvalParams;
+
 /// Value of a piece on the board, by role (index `role as usize`; 0 unused, king 0).
 pub const BOARD_VALUE: [i32; 7] = [0, 100, 310, 320, 470, 850, 0];
 /// Value of a piece in the reserve.
@@ -23,16 +25,6 @@ pub const RESERVE_VALUE: [i32; 7] = [0, 130, 350, 340, 500, 900, 0];
 pub fn value(role: Role) -> i32 {
     BOARD_VALUE[role as usize]
 }
-
-/// How much a piece of the enemy reserve threatens a king (drop danger), by role.
-const DROP_WEIGHT: [i32; 7] = [0, 1, 3, 2, 3, 5, 0];
-/// How much an enemy piece attacking the king's ring threatens it, per attacked square.
-const ATTACK_WEIGHT: [i32; 7] = [0, 1, 3, 2, 3, 5, 0];
-/// Mobility per reachable square.
-const MOBILITY: [i32; 7] = [0, 0, 4, 4, 2, 1, 0];
-/// Bonus for a pawn on each relative rank (0 = its first rank).
-const PAWN_RANK: [i32; 8] = [0, 0, 0, 4, 10, 25, 70, 0];
-const TEMPO: i32 = 25;
 
 /// Relative rank of `sq` for `color` (0..=7).
 #[inline]
@@ -66,8 +58,13 @@ struct Side {
     attackers: i32,
 }
 
-/// Evaluates `pos` for the side to move.
+/// Evaluates `pos` for the side to move, with the default weights ([`EvalParams::DEFAULT`]).
 pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &EvalParams::DEFAULT)
+}
+
+/// Evaluates `pos` for the side to move with the weights `p`.
+pub fn evaluate_with(pos: &Position, p: &EvalParams) -> i32 {
     let b = pos.board();
     let occ = b.occupied();
     let kings = [pos.king(Color::White), pos.king(Color::Black)];
@@ -83,16 +80,20 @@ pub fn evaluate(pos: &Position) -> i32 {
         let s = &mut sides[ci];
         let reserve = pos.reserve(color);
         for (role, n) in reserve.iter() {
-            s.material += RESERVE_VALUE[role as usize] * i32::from(n.min(8));
+            s.material += p.reserve_value[role as usize - 1] * i32::from(n.min(8));
         }
         for sq in ours & b.pawns() {
-            s.material += BOARD_VALUE[1];
+            s.material += p.board_value[0];
             let rr = rel_rank(sq, color);
-            let mut bonus = PAWN_RANK[rr];
+            let mut bonus = if (1..=6).contains(&rr) {
+                p.pawn_rank[rr - 1]
+            } else {
+                0
+            };
             if rr == 6 {
                 let ahead = sq.offset(if color == Color::White { 8 } else { -8 });
                 if ahead.is_some_and(|a| !occ.contains(a)) {
-                    bonus += 40;
+                    bonus += p.pawn_free_seventh;
                 }
             }
             s.positional += bonus;
@@ -100,13 +101,14 @@ pub fn evaluate(pos: &Position) -> i32 {
             s.pawn_attacks |= att;
             let hit = (att & enemy_ring).count() as i32;
             if hit > 0 {
-                s.king_attack += hit * ATTACK_WEIGHT[1];
+                s.king_attack += hit * p.attack_weight[0];
                 s.attackers += 1;
             }
         }
         for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
             for sq in ours & b.by_role(role) {
-                s.material += BOARD_VALUE[role as usize];
+                let ri = role as usize - 1;
+                s.material += p.board_value[ri];
                 let att = match role {
                     Role::Knight => attacks::knight_attacks(sq),
                     Role::Bishop => attacks::bishop_attacks(sq, occ),
@@ -114,13 +116,13 @@ pub fn evaluate(pos: &Position) -> i32 {
                     _ => attacks::queen_attacks(sq, occ),
                 };
                 s.attacks |= att;
-                s.positional += MOBILITY[role as usize] * (att & !ours).count() as i32;
+                s.positional += p.mobility[ri - 1] * (att & !ours).count() as i32;
                 if role == Role::Knight {
-                    s.positional += centre_bonus(sq);
+                    s.positional += centre_bonus(sq) * p.knight_centre;
                 }
                 let hit = (att & enemy_ring).count() as i32;
                 if hit > 0 {
-                    s.king_attack += hit * ATTACK_WEIGHT[role as usize];
+                    s.king_attack += hit * p.attack_weight[ri];
                     s.attackers += 1;
                 }
             }
@@ -132,47 +134,54 @@ pub fn evaluate(pos: &Position) -> i32 {
     for (ci, color) in Color::ALL.into_iter().enumerate() {
         let s = sides[ci];
         let e = sides[1 - ci];
-        score[ci] = s.material + s.positional - king_danger(pos, color, kings[ci], &s, &e);
+        score[ci] = s.material + s.positional - king_danger(pos, p, color, kings[ci], &s, &e);
     }
     let white = score[0] - score[1];
     let stm = match pos.turn() {
         Color::White => white,
         Color::Black => -white,
     };
-    stm + TEMPO
+    stm + p.tempo
 }
 
 /// The penalty for the dangers around the king of `color` on `king`.
-fn king_danger(pos: &Position, color: Color, king: Square, ours: &Side, theirs: &Side) -> i32 {
+fn king_danger(
+    pos: &Position,
+    p: &EvalParams,
+    color: Color,
+    king: Square,
+    ours: &Side,
+    theirs: &Side,
+) -> i32 {
     let b = pos.board();
     let occ = b.occupied();
     let ring = attacks::king_attacks(king);
     let enemy_reserve = pos.reserve(!color);
     let mut drop_weight = 0;
     for (role, n) in enemy_reserve.iter() {
-        drop_weight += DROP_WEIGHT[role as usize] * i32::from(n.min(3));
+        drop_weight += p.drop_weight[role as usize - 1] * i32::from(n.min(3));
     }
-    let drop_weight = drop_weight.min(14);
+    let drop_weight = drop_weight.min(p.drop_weight_cap);
 
     let empty_ring = ring & !occ;
     let undefended = empty_ring & !ours.attacks;
     let enemy_controlled = empty_ring & theirs.attacks;
     let mut danger = 0;
     // Every empty square next to the king is a drop square for the enemy.
-    danger += (undefended.count() as i32) * (2 + drop_weight) / 2;
-    danger += (enemy_controlled.count() as i32) * (2 + drop_weight / 2);
+    danger += (undefended.count() as i32) * (p.danger_undefended + drop_weight) / 2;
+    danger += (enemy_controlled.count() as i32) * (p.danger_controlled + drop_weight / 2);
     // Knight checks by drop: with a knight in hand, or one that may still come from the
     // enemy's partner (in bughouse a knight can arrive at any time).
     let checks = (attacks::knight_attacks(king) & !occ & !ours.pawn_attacks).count() as i32;
     if enemy_reserve.count(Role::Knight) > 0 {
-        danger += 3 * checks;
+        danger += p.danger_knight_in_hand * checks;
     } else if pos.rules().sets() == 2 {
-        danger += checks;
+        danger += p.danger_knight_possible * checks;
     }
     // Contact with enemy pieces.
     danger += theirs.king_attack;
     if theirs.attackers >= 2 {
-        danger += 2 * theirs.attackers;
+        danger += p.danger_attackers * theirs.attackers;
     }
     // The pawn shield: own pawns in front of the king.
     let home = match color {
@@ -186,15 +195,15 @@ fn king_danger(pos: &Position, color: Color, king: Square, ours: &Side, theirs: 
                 Color::Black => Bitboard::from_rank(Rank::new(king.rank() as u32 - 1)),
             };
         let shield = (front & b.pawns() & b.by_color(color)).count() as i32;
-        danger += (3 - shield).max(0) * (1 + drop_weight / 4);
+        danger += (3 - shield).max(0) * (p.danger_shield + drop_weight / 4);
     } else {
         // A king out in the open.
-        danger += 4 + drop_weight / 2;
+        danger += p.danger_open_king + drop_weight / 2;
     }
     // Defenders next to the king help.
-    danger -= ((ring & b.by_color(color) & !b.pawns()).count() as i32).min(3);
+    danger -= p.danger_defender * ((ring & b.by_color(color) & !b.pawns()).count() as i32).min(3);
     let danger = danger.max(0);
-    (danger * danger / 5).min(1500)
+    (danger * danger / p.danger_divisor.max(1)).min(1500)
 }
 
 /// Static exchange evaluation of the board move `from` to `to` for the side to move, in
@@ -258,7 +267,7 @@ mod tests {
     #[test]
     fn start_is_balanced() {
         let pos = Position::new(Rules::fide());
-        assert_eq!(evaluate(&pos), TEMPO);
+        assert_eq!(evaluate(&pos), EvalParams::DEFAULT.tempo);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::str::FromStr;
 ///
 /// | level | depth | nodes | eval noise | picks among moves within | team play |
 /// |---|---|---|---|---|---|
-/// | 1 | 1 | 2 000 | ±150 cp | 200 cp | none |
+/// | 1 | 1 | 2 000 | ±150 cp | 200 cp, and one move in eight any move not mated | none |
 /// | 2 | 2 | 5 000 | ±100 cp | 120 cp | none |
 /// | 3 | 3 | 20 000 | ±60 cp | 70 cp | talks |
 /// | 4 | 4 | 60 000 | ±30 cp | 40 cp | talks, sits |
@@ -57,6 +57,11 @@ pub struct Level(u8);
 /// 7 within its error: the three are published at their mean. Neighbouring levels up to 6 are
 /// 170 to 430 apart and well separated; the absolute values are no better than about ±80 to
 /// ±140, and the top levels at longer time controls are likely stronger than this.
+///
+/// The scale is tied to an outside engine by matches of levels against Fairy-Stockfish 11.1 at
+/// several `Skill Level`s at `10s+0` (`crates/arena/examples/calibrate_fsf.rs`,
+/// `levels-fsf-10s.txt`; figures in docs/arena.md): on it, Fairy-Stockfish at full strength
+/// stands near levels 6 to 8.
 pub const PUBLISHED_RATINGS: [f64; 8] = [
     800.0, 1145.0, 1417.0, 1756.0, 1928.0, 2357.0, 2357.0, 2357.0,
 ];
@@ -72,6 +77,9 @@ pub(crate) struct LevelParams {
     pub max_nodes: Option<u64>,
     pub noise: i32,
     pub margin: i32,
+    /// Percent of moves chosen among all moves that are not mated (a beginner's blunders:
+    /// it hangs pieces).
+    pub blunder: u64,
     pub talks: bool,
     pub sits: bool,
     pub full_team: bool,
@@ -121,6 +129,7 @@ impl Level {
             max_nodes,
             noise,
             margin,
+            blunder: if self.0 == 1 { 12 } else { 0 },
             talks: self.0 >= 3,
             sits: self.0 >= 4,
             full_team: self.0 >= 5,

@@ -4,6 +4,7 @@
 //!   reserves in the key, quiescence with checking drops), for UCI and for the bot.
 //! - [`evaluate`]: an evaluation made for bughouse (reserve material, king safety against
 //!   drops, mobility, pawns near promotion, tempo).
+//! - [`EvalParams`]: the evaluation's weights, defaults or tuned (`bughouse tune`).
 //! - [`Level`]: strength levels 1 to 8 for casual play.
 //! - [`TeamBot`]: one seat of a match, seeing both boards: counts on the pieces about to cross,
 //!   sits when moving loses to an incoming piece or when the partner is about to capture the
@@ -30,15 +31,19 @@
 
 mod eval;
 mod level;
+mod params;
 mod search;
 mod team;
 pub mod uci;
 pub mod xboard;
 mod zobrist;
 
-pub use eval::{evaluate, see, BOARD_VALUE, RESERVE_VALUE};
+pub use eval::{evaluate, evaluate_with, see, BOARD_VALUE, RESERVE_VALUE};
 pub use level::{Level, ParseLevelError, PUBLISHED_DEVIATION, PUBLISHED_RATINGS};
-pub use search::{mate_in, Limits, SearchInfo, SearchResult, Searcher, MATE, MATE_BOUND, MAX_PLY};
+pub use params::{EvalParams, ParamsError, EVAL_PARAM_COUNT};
+pub use search::{
+    mate_in, Limits, SearchConfig, SearchInfo, SearchResult, Searcher, MATE, MATE_BOUND, MAX_PLY,
+};
 pub use team::{Action, Decision, Talk, TeamBot};
 
 /// The Zobrist key the search uses for `pos`: pieces, promoted squares, side to move,

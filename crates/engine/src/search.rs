@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 
 use bughouse_core::{Color, Move, Position, Role, Square, Verdict};
 
-use crate::eval::{evaluate, see, value, BOARD_VALUE};
+use crate::eval::{evaluate_with, see, value, BOARD_VALUE};
+use crate::params::EvalParams;
 use crate::zobrist;
 
 /// The score of giving mate now; mate in `n` plies scores `MATE - n`.
@@ -96,6 +97,105 @@ impl Limits {
             ..Limits::default()
         }
     }
+}
+
+/// Switches of the search, for A/B matches of a change against the search before it
+/// (`bot?search=base` in the arena).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SearchConfig {
+    /// Pruning that understands drops: a quiet drop far from both kings (more than two squares
+    /// from each) that gives no check is reduced one ply more by late-move reductions (from the
+    /// second move on), and near the leaves of non-PV nodes it is pruned by futility and after
+    /// the first few such drops. Drops multiply the branching factor; most of them, far from
+    /// the kings, change little.
+    pub drop_pruning: bool,
+    /// Pruning of quiet moves and drops that put the piece where it is lost: the square is
+    /// attacked by the opponent and either not defended or attacked by a cheaper piece. Pruned
+    /// near the leaves of non-PV nodes (depth 4 or less), reduced one ply more elsewhere. In
+    /// bughouse most drops are of this kind (a piece dropped into an attack).
+    pub lost_quiet_pruning: bool,
+    /// Stronger late-move reductions and pruning: quiet moves with a bad history are reduced
+    /// one ply more (good history one less), non-PV quiet moves are reduced from the second
+    /// move on, and late-move pruning near the leaves keeps `3 + 2·depth²` quiet moves instead
+    /// of `4 + 3·depth²`.
+    pub strong_reductions: bool,
+}
+
+impl SearchConfig {
+    /// The search before drop-aware pruning.
+    pub const BASE: SearchConfig = SearchConfig {
+        drop_pruning: false,
+        lost_quiet_pruning: false,
+        strong_reductions: false,
+    };
+    /// Drop-aware pruning without the stronger reductions.
+    pub const DROPS: SearchConfig = SearchConfig {
+        drop_pruning: true,
+        lost_quiet_pruning: true,
+        strong_reductions: false,
+    };
+    /// Everything.
+    pub const STRONG: SearchConfig = SearchConfig {
+        drop_pruning: true,
+        lost_quiet_pruning: true,
+        strong_reductions: true,
+    };
+    /// The search the engine plays with.
+    pub const DEFAULT: SearchConfig = SearchConfig::DROPS;
+
+    /// The configuration of a name, as the arena's `bot?search=NAME` reads it: `base`,
+    /// `drops`, `strong`, `default`.
+    pub fn named(name: &str) -> Option<SearchConfig> {
+        match name {
+            "base" => Some(SearchConfig::BASE),
+            "drops" => Some(SearchConfig::DROPS),
+            "strong" => Some(SearchConfig::STRONG),
+            "default" => Some(SearchConfig::DEFAULT),
+            _ => None,
+        }
+    }
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig::DEFAULT
+    }
+}
+
+/// Whether the piece that just moved or was dropped to `to` in `child` (the opponent to move)
+/// is lost there: attacked, and undefended or attacked by a cheaper piece.
+#[inline]
+fn lost_there(child: &Position, to: Square) -> bool {
+    let b = child.board();
+    let occ = b.occupied();
+    let them = child.turn();
+    let attackers = child.attackers_to(to, them, occ) & occ;
+    if attackers.is_empty() {
+        return false;
+    }
+    let Some(role) = b.role_at(to) else {
+        return false;
+    };
+    if role == Role::King {
+        return false;
+    }
+    let defenders = child.attackers_to(to, !them, occ) & occ;
+    if defenders.is_empty() {
+        return true;
+    }
+    let mine = value(role);
+    Role::ALL
+        .into_iter()
+        .filter(|&r| r != Role::King && value(r) < mine)
+        .any(|r| (attackers & b.by_role(r)).any())
+}
+
+/// Chebyshev distance between two squares.
+#[inline]
+fn distance(a: Square, b: Square) -> i32 {
+    let df = (a.file() as i32 - b.file() as i32).abs();
+    let dr = (a.rank() as i32 - b.rank() as i32).abs();
+    df.max(dr)
 }
 
 /// What the search reports after each completed iteration.
@@ -287,6 +387,8 @@ pub struct Searcher {
     limits: Limits,
     noise: i32,
     root_depth: i32,
+    params: EvalParams,
+    config: SearchConfig,
 }
 
 impl Searcher {
@@ -313,7 +415,41 @@ impl Searcher {
             limits: Limits::default(),
             noise: 0,
             root_depth: 0,
+            params: EvalParams::DEFAULT,
+            config: SearchConfig::DEFAULT,
         }
+    }
+
+    /// The evaluation weights the search uses from now on (default: [`EvalParams::DEFAULT`]).
+    /// The transposition table is cleared, since its scores came from the old weights.
+    pub fn set_eval_params(&mut self, params: EvalParams) {
+        if params != self.params {
+            self.params = params;
+            self.tt.clear();
+        }
+    }
+
+    /// The search's switches from now on (default: [`SearchConfig::DEFAULT`]).
+    pub fn set_config(&mut self, config: SearchConfig) {
+        self.config = config;
+    }
+
+    /// The evaluation weights in use.
+    pub fn eval_params(&self) -> &EvalParams {
+        &self.params
+    }
+
+    /// The quiescence search's score of `pos` for the side to move (captures, promotions,
+    /// checks at its first ply; all moves in check), with a full window: what the tuner fits
+    /// results to. Deterministic.
+    pub fn quiesce(&mut self, pos: &Position) -> i32 {
+        self.nodes = 0;
+        self.stop = false;
+        self.limits = Limits::default();
+        self.noise = 0;
+        let key = zobrist::key(pos);
+        self.keys[0] = key;
+        self.qsearch(pos, key, -INF, INF, 0, 0)
     }
 
     /// Forgets everything learnt: the transposition table, killers and history.
@@ -605,7 +741,7 @@ impl Searcher {
     /// The static evaluation, with the noise of weak levels.
     #[inline]
     fn eval(&self, pos: &Position, key: u64) -> i32 {
-        let e = evaluate(pos);
+        let e = evaluate_with(pos, &self.params);
         if self.noise > 0 {
             let h = key.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 40;
             e + (h % (2 * self.noise as u64 + 1)) as i32 - self.noise
@@ -848,6 +984,8 @@ impl Searcher {
         let mut searched = 0usize;
         let mut quiets_tried: [Option<(Move, Role)>; 32] = [None; 32];
         let mut n_quiets = 0usize;
+        let mut far_drops = 0i32;
+        let kings = [pos.king(us), pos.king(!us)];
         for i in 0..list.len() {
             let mv = Self::pick(&mut list, i);
             let capture = pos.captured_role(mv).is_some();
@@ -856,10 +994,37 @@ impl Searcher {
             let mut child = pos.clone();
             child.play_unchecked(mv);
             let gives_check = child.is_check();
+            let far_drop = self.config.drop_pruning
+                && quiet
+                && mv.is_drop()
+                && !gives_check
+                && distance(mv.to(), kings[0]) > 2
+                && distance(mv.to(), kings[1]) > 2;
+
+            let lost = self.config.lost_quiet_pruning
+                && quiet
+                && !gives_check
+                && !mv.is_castle()
+                && lost_there(&child, mv.to());
 
             if quiet && !in_check && !gives_check && searched > 0 && best > -MATE_BOUND {
+                if lost && !pv_node && depth <= 4 {
+                    continue;
+                }
+                if far_drop
+                    && !pv_node
+                    && depth <= 3
+                    && (far_drops >= 2 + depth || static_eval + 100 * depth <= alpha)
+                {
+                    continue;
+                }
                 // Late move pruning and futility pruning of quiet moves near the leaves.
-                if !pv_node && depth <= 4 && searched >= 4 + (depth * depth) as usize * 3 {
+                let keep = if self.config.strong_reductions {
+                    3 + (depth * depth) as usize * 2
+                } else {
+                    4 + (depth * depth) as usize * 3
+                };
+                if !pv_node && depth <= 4 && searched >= keep {
                     continue;
                 }
                 if !pv_node && depth <= 2 && static_eval + 120 * depth + 60 <= alpha {
@@ -877,7 +1042,12 @@ impl Searcher {
                 score = -self.negamax(&child, child_key, new_depth, ply + 1, -beta, -alpha, true);
             } else {
                 let mut r = 0;
-                if depth >= 3 && quiet && !in_check && !gives_check && searched >= 2 {
+                let first_reduced = if self.config.strong_reductions && !pv_node {
+                    1
+                } else {
+                    2
+                };
+                if depth >= 3 && quiet && !in_check && !gives_check && searched >= first_reduced {
                     r = i32::from(self.lmr[(depth as usize).min(63)][searched.min(63)]);
                     if pv_node {
                         r -= 1;
@@ -885,7 +1055,24 @@ impl Searcher {
                     if list[i].1 >= 799_000 {
                         r -= 1;
                     }
+                    if far_drop {
+                        r += 1;
+                    }
+                    if lost {
+                        r += 1;
+                    }
+                    if self.config.strong_reductions && list[i].1 < 799_000 {
+                        // The ordering score of a quiet move below the killers is its history.
+                        let h = list[i].1;
+                        if h < -4_000 {
+                            r += 1;
+                        } else if h > 8_000 {
+                            r -= 1;
+                        }
+                    }
                     r = r.clamp(0, new_depth - 1);
+                } else if (far_drop || lost) && depth >= 2 && !in_check {
+                    r = 1.min(new_depth - 1).max(0);
                 }
                 score = -self.negamax(
                     &child,
@@ -917,6 +1104,9 @@ impl Searcher {
                 return 0;
             }
             searched += 1;
+            if far_drop {
+                far_drops += 1;
+            }
             if score > best {
                 best = score;
                 if score > alpha {

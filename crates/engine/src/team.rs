@@ -138,6 +138,16 @@ impl TeamBot {
         }
     }
 
+    /// Plays with the evaluation weights `params` (default: [`crate::EvalParams::DEFAULT`]).
+    pub fn set_eval_params(&mut self, params: crate::EvalParams) {
+        self.searcher.set_eval_params(params);
+    }
+
+    /// The search's switches (default: [`crate::SearchConfig::DEFAULT`]).
+    pub fn set_search_config(&mut self, config: crate::SearchConfig) {
+        self.searcher.set_config(config);
+    }
+
     /// The level.
     pub fn level(&self) -> Level {
         self.level
@@ -303,6 +313,16 @@ impl TeamBot {
                 .collect();
             if !near.is_empty() {
                 best = near[(self.next_random() % near.len() as u64) as usize];
+            }
+            if params.blunder > 0 && self.next_random() % 100 < params.blunder {
+                let alive: Vec<Move> = roots
+                    .iter()
+                    .filter(|r| r.score > -MATE_BOUND)
+                    .map(|r| r.mv)
+                    .collect();
+                if !alive.is_empty() {
+                    best = alive[(self.next_random() % alive.len() as u64) as usize];
+                }
             }
         }
         let mut score = result.score;

@@ -1,0 +1,330 @@
+//! The evaluation's weights as one parameter struct ([`EvalParams`]), which the evaluation and
+//! the search read, with the hand-set values as [`EvalParams::DEFAULT`]; `bughouse tune` fits
+//! them to game results and writes them in a text form the engine reads back
+//! ([`EvalParams::to_text`], [`EvalParams::from_text`]).
+//!
+//! The text form is one line per weight group, `name = v1 v2 ...`, `#` starting a comment:
+//!
+//! ```
+//! use bughouse_engine::EvalParams;
+//!
+//! let text = EvalParams::DEFAULT.to_text();
+//! assert!(text.contains("board_value = 100 310 320 470 850"));
+//! assert_eq!(EvalParams::from_text(&text).unwrap(), EvalParams::DEFAULT);
+//! ```
+
+use std::fmt::Write as _;
+
+/// The weights of [`crate::evaluate_with`], in centipawns or danger units.
+///
+/// Arrays by role are indexed pawn, knight, bishop, rook, queen (index 0 = pawn).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EvalParams {
+    /// Value of a piece on the board.
+    pub board_value: [i32; 5],
+    /// Value of a piece in the reserve.
+    pub reserve_value: [i32; 5],
+    /// How much a piece of the enemy reserve threatens our king (drop danger).
+    pub drop_weight: [i32; 5],
+    /// How much an enemy piece attacking our king's ring threatens it, per attacked square.
+    pub attack_weight: [i32; 5],
+    /// Mobility per reachable square: knight, bishop, rook, queen.
+    pub mobility: [i32; 4],
+    /// Bonus for a pawn on its 2nd to 7th rank (relative).
+    pub pawn_rank: [i32; 6],
+    /// Extra bonus for a pawn on the 7th rank whose promotion square is empty.
+    pub pawn_free_seventh: i32,
+    /// Multiplier of the centralisation bonus of knights.
+    pub knight_centre: i32,
+    /// The side to move's bonus.
+    pub tempo: i32,
+    /// King danger: per empty undefended square next to the king (plus half the drop weight).
+    pub danger_undefended: i32,
+    /// King danger: per empty square next to the king the enemy attacks (plus half the drop
+    /// weight).
+    pub danger_controlled: i32,
+    /// King danger: per knight-check drop square, when the enemy holds a knight.
+    pub danger_knight_in_hand: i32,
+    /// King danger: per knight-check drop square, when no knight is held (one may come).
+    pub danger_knight_possible: i32,
+    /// King danger: per attacker, from two attackers on.
+    pub danger_attackers: i32,
+    /// King danger: per missing shield pawn.
+    pub danger_shield: i32,
+    /// King danger: a king away from its home rank.
+    pub danger_open_king: i32,
+    /// King danger: less per defender next to the king (at most three).
+    pub danger_defender: i32,
+    /// The cap of the enemy reserve's drop weight.
+    pub drop_weight_cap: i32,
+    /// The penalty is danger² / this.
+    pub danger_divisor: i32,
+}
+
+/// Names and sizes of the groups, in the order of [`EvalParams::to_vec`].
+const GROUPS: [(&str, usize); 19] = [
+    ("board_value", 5),
+    ("reserve_value", 5),
+    ("drop_weight", 5),
+    ("attack_weight", 5),
+    ("mobility", 4),
+    ("pawn_rank", 6),
+    ("pawn_free_seventh", 1),
+    ("knight_centre", 1),
+    ("tempo", 1),
+    ("danger_undefended", 1),
+    ("danger_controlled", 1),
+    ("danger_knight_in_hand", 1),
+    ("danger_knight_possible", 1),
+    ("danger_attackers", 1),
+    ("danger_shield", 1),
+    ("danger_open_king", 1),
+    ("danger_defender", 1),
+    ("drop_weight_cap", 1),
+    ("danger_divisor", 1),
+];
+
+/// The number of weights.
+pub const EVAL_PARAM_COUNT: usize = 43;
+
+/// Why a weights text does not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParamsError {
+    /// A line without `=`.
+    #[error("line {0}: expected `name = values`")]
+    Syntax(usize),
+    /// A name that is no weight group.
+    #[error("line {line}: unknown weight {name:?}")]
+    Unknown {
+        /// The line (1-based).
+        line: usize,
+        /// The name.
+        name: String,
+    },
+    /// A value that is no integer, or the wrong number of them.
+    #[error("line {line}: {name} needs {want} integers")]
+    Values {
+        /// The line (1-based).
+        line: usize,
+        /// The group.
+        name: String,
+        /// How many it needs.
+        want: usize,
+    },
+    /// A value the evaluation cannot use (a divisor below 1).
+    #[error("danger_divisor must be at least 1")]
+    Divisor,
+}
+
+impl EvalParams {
+    /// The hand-set weights the engine plays with unless told otherwise.
+    pub const DEFAULT: EvalParams = EvalParams {
+        board_value: [100, 310, 320, 470, 850],
+        reserve_value: [130, 350, 340, 500, 900],
+        drop_weight: [1, 3, 2, 3, 5],
+        attack_weight: [1, 3, 2, 3, 5],
+        mobility: [4, 4, 2, 1],
+        pawn_rank: [0, 0, 4, 10, 25, 70],
+        pawn_free_seventh: 40,
+        knight_centre: 2,
+        tempo: 25,
+        danger_undefended: 2,
+        danger_controlled: 2,
+        danger_knight_in_hand: 3,
+        danger_knight_possible: 1,
+        danger_attackers: 2,
+        danger_shield: 1,
+        danger_open_king: 4,
+        danger_defender: 1,
+        drop_weight_cap: 14,
+        danger_divisor: 5,
+    };
+
+    /// All weights in one vector (the groups in declaration order).
+    pub fn to_vec(&self) -> Vec<i32> {
+        let mut v = Vec::with_capacity(EVAL_PARAM_COUNT);
+        v.extend_from_slice(&self.board_value);
+        v.extend_from_slice(&self.reserve_value);
+        v.extend_from_slice(&self.drop_weight);
+        v.extend_from_slice(&self.attack_weight);
+        v.extend_from_slice(&self.mobility);
+        v.extend_from_slice(&self.pawn_rank);
+        v.extend_from_slice(&[
+            self.pawn_free_seventh,
+            self.knight_centre,
+            self.tempo,
+            self.danger_undefended,
+            self.danger_controlled,
+            self.danger_knight_in_hand,
+            self.danger_knight_possible,
+            self.danger_attackers,
+            self.danger_shield,
+            self.danger_open_king,
+            self.danger_defender,
+            self.drop_weight_cap,
+            self.danger_divisor,
+        ]);
+        v
+    }
+
+    /// The weights from a vector in the order of [`EvalParams::to_vec`].
+    ///
+    /// # Panics
+    ///
+    /// If `v` does not hold exactly [`EVAL_PARAM_COUNT`] values.
+    pub fn from_slice(v: &[i32]) -> EvalParams {
+        assert_eq!(v.len(), EVAL_PARAM_COUNT, "wrong number of weights");
+        let arr = |i: usize| -> [i32; 5] { v[i..i + 5].try_into().expect("five") };
+        let s = &v[30..];
+        EvalParams {
+            board_value: arr(0),
+            reserve_value: arr(5),
+            drop_weight: arr(10),
+            attack_weight: arr(15),
+            mobility: v[20..24].try_into().expect("four"),
+            pawn_rank: v[24..30].try_into().expect("six"),
+            pawn_free_seventh: s[0],
+            knight_centre: s[1],
+            tempo: s[2],
+            danger_undefended: s[3],
+            danger_controlled: s[4],
+            danger_knight_in_hand: s[5],
+            danger_knight_possible: s[6],
+            danger_attackers: s[7],
+            danger_shield: s[8],
+            danger_open_king: s[9],
+            danger_defender: s[10],
+            drop_weight_cap: s[11],
+            danger_divisor: s[12].max(1),
+        }
+    }
+
+    /// The names of the weight groups, as the text form writes them.
+    pub fn group_names() -> impl Iterator<Item = &'static str> {
+        GROUPS.iter().map(|g| g.0)
+    }
+
+    /// The name of the `i`th weight of [`EvalParams::to_vec`], like `board_value[2]`.
+    pub fn name(i: usize) -> String {
+        let mut at = 0;
+        for (name, n) in GROUPS {
+            if i < at + n {
+                return if n == 1 {
+                    name.to_owned()
+                } else {
+                    format!("{name}[{}]", i - at)
+                };
+            }
+            at += n;
+        }
+        format!("#{i}")
+    }
+
+    /// The text form: one `name = values` line per group.
+    pub fn to_text(&self) -> String {
+        let v = self.to_vec();
+        let mut out = String::new();
+        let mut at = 0;
+        for (name, n) in GROUPS {
+            let values: Vec<String> = v[at..at + n].iter().map(i32::to_string).collect();
+            let _ = writeln!(out, "{name} = {}", values.join(" "));
+            at += n;
+        }
+        out
+    }
+
+    /// Reads the text form. Groups not named keep their default values.
+    ///
+    /// # Errors
+    ///
+    /// [`ParamsError`] for a line that is not `name = integers` of a known group.
+    pub fn from_text(text: &str) -> Result<EvalParams, ParamsError> {
+        let mut v = EvalParams::DEFAULT.to_vec();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let (name, values) = line.split_once('=').ok_or(ParamsError::Syntax(i + 1))?;
+            let name = name.trim();
+            let mut at = 0;
+            let mut found = None;
+            for (g, n) in GROUPS {
+                if g == name {
+                    found = Some((at, n));
+                }
+                at += n;
+            }
+            let (at, n) = found.ok_or_else(|| ParamsError::Unknown {
+                line: i + 1,
+                name: name.to_owned(),
+            })?;
+            let parsed: Result<Vec<i32>, _> =
+                values.split_whitespace().map(str::parse::<i32>).collect();
+            match parsed {
+                Ok(p) if p.len() == n => v[at..at + n].copy_from_slice(&p),
+                _ => {
+                    return Err(ParamsError::Values {
+                        line: i + 1,
+                        name: name.to_owned(),
+                        want: n,
+                    })
+                }
+            }
+        }
+        if v[EVAL_PARAM_COUNT - 1] < 1 {
+            return Err(ParamsError::Divisor);
+        }
+        Ok(EvalParams::from_slice(&v))
+    }
+}
+
+impl Default for EvalParams {
+    fn default() -> EvalParams {
+        EvalParams::DEFAULT
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vector_and_text_round_trip() {
+        let v = EvalParams::DEFAULT.to_vec();
+        assert_eq!(v.len(), EVAL_PARAM_COUNT);
+        assert_eq!(GROUPS.iter().map(|g| g.1).sum::<usize>(), EVAL_PARAM_COUNT);
+        assert_eq!(EvalParams::from_slice(&v), EvalParams::DEFAULT);
+        let mut changed = v.clone();
+        changed[7] = 333;
+        let p = EvalParams::from_slice(&changed);
+        assert_eq!(p.reserve_value[2], 333);
+        assert_eq!(EvalParams::from_text(&p.to_text()), Ok(p));
+        assert_eq!(EvalParams::name(7), "reserve_value[2]");
+        assert_eq!(EvalParams::name(42), "danger_divisor");
+    }
+
+    #[test]
+    fn bad_text_is_refused() {
+        assert_eq!(
+            EvalParams::from_text("tempo 3"),
+            Err(ParamsError::Syntax(1))
+        );
+        assert!(matches!(
+            EvalParams::from_text("# c\nfoo = 1"),
+            Err(ParamsError::Unknown { line: 2, .. })
+        ));
+        assert!(matches!(
+            EvalParams::from_text("mobility = 1 2 3"),
+            Err(ParamsError::Values { want: 4, .. })
+        ));
+        assert_eq!(
+            EvalParams::from_text("danger_divisor = 0"),
+            Err(ParamsError::Divisor)
+        );
+        assert_eq!(
+            EvalParams::from_text("tempo = 30\n").map(|p| p.tempo),
+            Ok(30)
+        );
+    }
+}
