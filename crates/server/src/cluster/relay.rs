@@ -42,16 +42,20 @@ pub(crate) async fn publisher(
     while rx.recv_many(&mut queued, 1024).await > 0 {
         let mut pipe = redis::pipe();
         let mut flushes = Vec::new();
+        let mut messages = 0;
         for item in queued.drain(..) {
             match item {
                 Publish::Message(channel, message) => {
                     pipe.cmd("PUBLISH").arg(channel).arg(message).ignore();
+                    messages += 1;
                 }
                 Publish::Flush(done) => flushes.push(done),
             }
         }
-        if let Err(e) = pipe.query_async::<()>(&mut redis).await {
-            tracing::warn!("bus: cannot publish: {e}");
+        if messages > 0 {
+            if let Err(e) = pipe.query_async::<()>(&mut redis).await {
+                tracing::warn!("bus: cannot publish: {e}");
+            }
         }
         for done in flushes {
             let _ = done.send(());
