@@ -269,3 +269,25 @@ async fn a_node_stopped_politely_hands_its_match_over_at_once() {
     drop((n1, n2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_bus_with_sqlite_is_refused_with_a_clear_error() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bughouse"))
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--database",
+            "sqlite::memory:",
+            "--bus",
+            "redis://127.0.0.1:1",
+        ])
+        .output()
+        .expect("the bughouse binary runs");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--bus needs a PostgreSQL database"),
+        "{stderr}"
+    );
+}

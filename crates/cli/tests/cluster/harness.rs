@@ -211,7 +211,7 @@ pub struct Client {
 
 /// What `recv` found.
 pub enum Got {
-    Msg(ServerMessage),
+    Msg(Box<ServerMessage>),
     Closed,
 }
 
@@ -265,7 +265,7 @@ impl Client {
                     let msg = serde_json::from_str(text.as_str()).unwrap_or_else(|e| {
                         panic!("{}: not a server message ({e}): {text}", self.who)
                     });
-                    return Some(Got::Msg(msg));
+                    return Some(Got::Msg(Box::new(msg)));
                 }
                 Message::Close(_) => return Some(Got::Closed),
                 _ => continue,
@@ -278,7 +278,7 @@ impl Client {
             return msg;
         }
         match self.recv_within(PATIENCE).await {
-            Some(Got::Msg(msg)) => msg,
+            Some(Got::Msg(msg)) => *msg,
             Some(Got::Closed) => panic!("{}: the websocket closed", self.who),
             None => panic!("{}: no message in time", self.who),
         }
@@ -352,9 +352,12 @@ pub async fn rejoin(
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match c.recv_within(left.min(Duration::from_secs(3))).await {
-                Some(Got::Msg(ServerMessage::State { state, .. })) => return (c, state),
-                Some(Got::Msg(ServerMessage::Error { .. })) | Some(Got::Closed) | None => break,
-                Some(Got::Msg(_)) => continue,
+                Some(Got::Msg(msg)) => match *msg {
+                    ServerMessage::State { state, .. } => return (c, state),
+                    ServerMessage::Error { .. } => break,
+                    _ => continue,
+                },
+                Some(Got::Closed) | None => break,
             }
         }
         assert!(

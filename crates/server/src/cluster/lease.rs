@@ -171,3 +171,120 @@ pub(crate) async fn alive(
     let found: Vec<Option<String>> = redis::cmd("MGET").arg(keys).query_async(redis).await?;
     Ok(found.into_iter().map(|v| v.is_some()).collect())
 }
+
+#[cfg(test)]
+mod tests {
+    //! Against the test Redis (`BUGHOUSE_TEST_REDIS_URL`, started by .ci/redis.sh; skipped with a
+    //! note when unset, a failure under `CI`).
+    use super::*;
+
+    async fn redis() -> Option<redis::Client> {
+        let Ok(url) = std::env::var("BUGHOUSE_TEST_REDIS_URL") else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "BUGHOUSE_TEST_REDIS_URL must be set under CI (.ci/redis.sh)"
+            );
+            eprintln!("skipped: set BUGHOUSE_TEST_REDIS_URL (eval \"$(bash .ci/redis.sh)\")");
+            return None;
+        };
+        Some(redis::Client::open(url).expect("a Redis URL"))
+    }
+
+    fn unique() -> u128 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("after 1970")
+            .as_nanos()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn of_nodes_racing_for_a_free_lease_exactly_one_wins() {
+        let Some(client) = redis().await else {
+            return;
+        };
+        for round in 0..25 {
+            let id = format!("race-{}-{round}", unique());
+            let mut racers = Vec::new();
+            for node in ["a", "b", "c"] {
+                let mut redis = client.get_connection_manager().await.expect("Redis");
+                let id = id.clone();
+                racers.push(tokio::spawn(async move {
+                    acquire(&mut redis, node, &id)
+                        .await
+                        .expect("the script runs")
+                        .map(|previous| (node, previous))
+                }));
+            }
+            let mut winners = Vec::new();
+            for racer in racers {
+                if let Some(won) = racer.await.expect("the racer ends") {
+                    winners.push(won);
+                }
+            }
+            assert_eq!(winners.len(), 1, "round {round}: {winners:?}");
+            let (winner, previous) = winners.pop().expect("one winner");
+            assert_eq!(previous, "", "nobody owned it before");
+            let mut redis = client.get_connection_manager().await.expect("Redis");
+            let ids = [id.clone()];
+            assert_eq!(
+                holders(&mut redis, &ids).await.expect("MGET"),
+                [Some(winner.to_owned())]
+            );
+            // Only the holder renews it; another node finds it lost; only the holder releases
+            // it, and the next taker learns who had it.
+            assert!(renew(&mut redis, winner, &ids)
+                .await
+                .expect("renew")
+                .is_empty());
+            let other = if winner == "a" { "b" } else { "a" };
+            assert_eq!(renew(&mut redis, other, &ids).await.expect("renew"), ids);
+            release(&mut redis, other, &id).await.expect("release");
+            assert_eq!(
+                acquire(&mut redis, other, &id).await.expect("acquire"),
+                None
+            );
+            release(&mut redis, winner, &id).await.expect("release");
+            assert_eq!(
+                acquire(&mut redis, other, &id).await.expect("acquire"),
+                Some(winner.to_owned())
+            );
+            let _: () = redis::cmd("DEL")
+                .arg(lease_key(&id))
+                .arg(owner_key(&id))
+                .query_async(&mut redis)
+                .await
+                .expect("DEL");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_lease_not_renewed_lapses() {
+        let Some(client) = redis().await else {
+            return;
+        };
+        let mut redis = client.get_connection_manager().await.expect("Redis");
+        let id = format!("lapse-{}", unique());
+        assert!(acquire(&mut redis, "a", &id)
+            .await
+            .expect("acquire")
+            .is_some());
+        let ttl: i64 = redis::cmd("PTTL")
+            .arg(lease_key(&id))
+            .query_async(&mut redis)
+            .await
+            .expect("PTTL");
+        assert!(ttl > 0 && ttl <= 5000, "{ttl}");
+        // Shortened to see it lapse: the same key, a time to live of 50 ms.
+        let _: () = redis::cmd("PEXPIRE")
+            .arg(lease_key(&id))
+            .arg(50)
+            .query_async(&mut redis)
+            .await
+            .expect("PEXPIRE");
+        tokio::time::sleep(Duration::from_millis(120)).await;
+        assert_eq!(
+            acquire(&mut redis, "b", &id).await.expect("acquire"),
+            Some("a".into())
+        );
+    }
+}

@@ -58,6 +58,8 @@ struct Inner {
     publish: mpsc::UnboundedSender<relay::Publish>,
     /// The matches whose lease this node holds.
     owned: Mutex<HashSet<String>>,
+    /// Matches this node tried to take over and could not restore (the scan skips them).
+    unrestorable: Mutex<HashSet<String>>,
     /// The last owner of each match being taken over, for its shard to read its heartbeat.
     previous: Mutex<HashMap<String, String>>,
     /// Origin side: this node's sockets relayed to an owner (the owner, the socket's queue).
@@ -113,6 +115,7 @@ impl Cluster {
             publish,
             owned: Mutex::default(),
             previous: Mutex::default(),
+            unrestorable: Mutex::default(),
             relays: Mutex::default(),
             remotes: Mutex::default(),
             app: OnceLock::new(),

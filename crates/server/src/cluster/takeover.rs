@@ -50,6 +50,9 @@ pub(crate) async fn take_over(cluster: &Cluster, match_id: &str) -> bool {
             "match taken over"
         );
     } else {
+        // Not in progress after all (it ended meanwhile), or it cannot be restored (logged by
+        // its shard): the scan leaves it alone from now on.
+        lock(&cluster.0.unrestorable).insert(match_id.to_owned());
         cluster.release_later(match_id.to_owned());
     }
     restored
@@ -139,7 +142,12 @@ pub(crate) async fn scan(cluster: Cluster) {
                 continue;
             }
         };
-        let ids: Vec<String> = ids.into_iter().filter(|id| !cluster.owns(id)).collect();
+        let ids: Vec<String> = {
+            let skip = lock(&cluster.0.unrestorable);
+            ids.into_iter()
+                .filter(|id| !cluster.owns(id) && !skip.contains(id))
+                .collect()
+        };
         let holders = match lease::holders(&mut cluster.redis(), &ids).await {
             Ok(h) => h,
             Err(e) => {
