@@ -34,6 +34,28 @@ async fn four_players_on_different_nodes_and_a_spectator_play_a_match_to_its_end
     assert_eq!(state.status, "playing");
     clients.push(spectator);
 
+    // Every node's lobby lists the match in progress, which n1 owns (each node's part is in
+    // Redis, written every second).
+    for node in [&n2, &n3] {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let answer = get(node.addr, "/api/lobby").await;
+            assert_eq!(answer.status, 200, "{}", answer.body);
+            let lobby: bughouse_protocol::lobby::LobbySnapshot =
+                serde_json::from_str(&answer.body).expect("a lobby");
+            if lobby.live.iter().any(|g| g.match_id == id) {
+                assert!(lobby.playing >= 4, "{}", answer.body);
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "not in the lobby: {}",
+                answer.body
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
     // Partner talk reaches the partner (BlackB, on n2) and nobody else: WhiteA (n1) tells
     // BlackB; the next message the others get is the next move.
     clients[0]

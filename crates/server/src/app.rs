@@ -175,7 +175,9 @@ pub(crate) async fn serve(
     tokio::spawn(tournaments::results_task(tournaments.clone(), finished_rx));
     let accounts = Arc::new(Accounts::new(store.clone(), AccountsConfig::from_env()));
     tokio::spawn(sweep_sessions(store.clone()));
-    let lobby = Arc::new(Lobby::new(shards.clone(), lobby_flags, store.clone()));
+    let lobby = Arc::new(
+        Lobby::new(shards.clone(), lobby_flags, store.clone()).in_cluster(cluster.clone()),
+    );
     tokio::spawn(lobby_feed(lobby.clone()));
     let app = App {
         shards,

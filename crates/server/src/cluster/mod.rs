@@ -6,6 +6,7 @@
 //! The design, bounds and failures: docs/cluster.md.
 
 mod lease;
+mod lobby;
 mod relay;
 mod takeover;
 mod wire;
@@ -136,6 +137,7 @@ impl Cluster {
         tokio::spawn(takeover::renewals(self.clone()));
         tokio::spawn(takeover::scan(self.clone()));
         tokio::spawn(relay::watch(self.clone()));
+        tokio::spawn(lobby::publish(self.clone()));
     }
 
     fn redis(&self) -> ConnectionManager {
