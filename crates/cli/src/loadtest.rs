@@ -7,7 +7,9 @@ use bughouse_loadtest::load::{self, Config};
 /// The options of `bughouse loadtest`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct Args {
-    /// The server's base URL; loopback addresses only.
+    /// The server's base URL; loopback addresses only. Several, separated by commas, spread the
+    /// load over the nodes of a cluster (each match created on one, its four players on
+    /// consecutive ones).
     #[arg(long, default_value = "http://127.0.0.1:8099")]
     server: String,
     /// Matches played at once (four websocket connections each).

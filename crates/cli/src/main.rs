@@ -98,6 +98,15 @@ enum Command {
             default_value = "sqlite://bughouse.db"
         )]
         database: String,
+        /// Run as one node of a cluster: the Redis that relays between the nodes and holds
+        /// who owns each match (`redis://HOST:PORT`); needs a PostgreSQL database. See
+        /// docs/cluster.md.
+        #[arg(long, env = "BUGHOUSE_BUS")]
+        bus: Option<String>,
+        /// This node's name in the cluster (letters, digits, `-`, `_`; unique per node);
+        /// a random one if not given.
+        #[arg(long, env = "BUGHOUSE_NODE_ID")]
+        node_id: Option<String>,
     },
     /// Load-test a running server with simulated players (loopback only); see `--help`.
     Loadtest(loadtest::Args),
@@ -172,7 +181,12 @@ fn main() -> ExitCode {
             }
             line
         }),
-        Command::Serve { addr, database } => serve(addr, database),
+        Command::Serve {
+            addr,
+            database,
+            bus,
+            node_id,
+        } => serve(addr, database, bus, node_id),
         Command::Tournament { command } => tournament::run(command),
         Command::Loadtest(args) => loadtest::main(args),
         Command::Chaos(args) => chaos::main(args),
@@ -360,7 +374,12 @@ fn answer_lines(
 /// The open-file limit `serve` asks for.
 const OPEN_FILES: u64 = 65_536;
 
-fn serve(addr: std::net::SocketAddr, database: String) -> ExitCode {
+fn serve(
+    addr: std::net::SocketAddr,
+    database: String,
+    bus: Option<String>,
+    node_id: Option<String>,
+) -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -392,6 +411,8 @@ fn serve(addr: std::net::SocketAddr, database: String) -> ExitCode {
     match runtime.block_on(bughouse_server::run(bughouse_server::Config {
         addr,
         database,
+        bus,
+        node_id,
     })) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -13,6 +13,7 @@ use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
 use crate::bots::BotRunner;
+use crate::cluster::Cluster;
 use crate::http::auth::{sweep_sessions, Accounts, AccountsConfig};
 use crate::http::App;
 use crate::hub::{shard_of, Effect, Hub, Input};
@@ -46,9 +47,23 @@ pub async fn run(config: Config) -> Result<(), ServerError> {
             addr: config.addr,
             source,
         })?;
+    let cluster = match &config.bus {
+        Some(bus) => {
+            if !config.database.starts_with("postgres") {
+                return Err(crate::cluster::ClusterError::NeedsPostgres.into());
+            }
+            Some(Cluster::connect(bus, config.node_id.clone()).await?)
+        }
+        None => None,
+    };
     let store = Store::connect(&config.database).await?;
-    tracing::info!(addr = %listener.local_addr()?, database = %config.database, "serving");
-    serve(listener, store).await
+    tracing::info!(
+        addr = %listener.local_addr()?,
+        database = %config.database,
+        node = cluster.as_ref().map(Cluster::node),
+        "serving"
+    );
+    serve(listener, store, cluster).await
 }
 
 /// Starts a server on an already bound listener in the background (tests use port 0).
@@ -59,11 +74,15 @@ pub async fn run(config: Config) -> Result<(), ServerError> {
 pub async fn serve_on(listener: TcpListener, database: &str) -> Result<Server, ServerError> {
     let store = Store::connect(database).await?;
     let addr = listener.local_addr()?;
-    let task = tokio::spawn(serve(listener, store));
+    let task = tokio::spawn(serve(listener, store, None));
     Ok(Server { addr, task })
 }
 
-pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), ServerError> {
+pub(crate) async fn serve(
+    listener: TcpListener,
+    store: Store,
+    cluster: Option<Cluster>,
+) -> Result<(), ServerError> {
     let started = Instant::now();
     let clock = ServerClock {
         started,
@@ -77,10 +96,19 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
         hubs.push(Hub::shard(seed, index, count).with_unix_zero(clock.unix_ms));
     }
     // Matches that were in progress when the server stopped go on, each from the moment the
-    // server was last alive, on the shard of its id.
-    let last_alive = store.last_alive(NODE).await?;
+    // server was last alive, on the shard of its id. (In a cluster, the matches that nobody
+    // owns are taken over one by one by the nodes, see `cluster`.)
+    let node = cluster
+        .as_ref()
+        .map_or(NODE.to_owned(), |c| c.node().to_owned());
+    let last_alive = store.last_alive(&node).await?;
     let mut anchors = Vec::new();
-    for stored in store.live_matches().await? {
+    let to_restore = if cluster.is_some() {
+        Vec::new()
+    } else {
+        store.live_matches().await?
+    };
+    for stored in to_restore {
         let alive_at = clock.alive_at(last_alive, stored.clock_anchor_ms);
         let hub = &mut hubs[shard_of(&stored.id, count)];
         match hub.restore(&stored, started.elapsed(), alive_at) {
@@ -97,7 +125,7 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
         }
     }
     rate_unrated(&store).await;
-    tokio::spawn(heartbeat(store.clone()));
+    tokio::spawn(heartbeat(store.clone(), node));
     let mut inboxes = Vec::with_capacity(count);
     let mut tasks = Vec::with_capacity(count);
     let lobby_flags = hubs.iter().map(Hub::lobby_flag).collect();
@@ -135,6 +163,7 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
             writer.clone(),
             clock,
             bots.clone(),
+            cluster.clone(),
         ));
     }
     tokio::spawn(checkpoints(store.clone()));
@@ -146,14 +175,20 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
     tokio::spawn(tournaments::results_task(tournaments.clone(), finished_rx));
     let accounts = Arc::new(Accounts::new(store.clone(), AccountsConfig::from_env()));
     tokio::spawn(sweep_sessions(store.clone()));
-    let lobby = Arc::new(Lobby::new(shards.clone(), lobby_flags, store.clone()));
+    let lobby = Arc::new(
+        Lobby::new(shards.clone(), lobby_flags, store.clone()).in_cluster(cluster.clone()),
+    );
     tokio::spawn(lobby_feed(lobby.clone()));
     let app = App {
         shards,
         store,
         next_conn: Arc::new(AtomicU64::new(1)),
         started,
+        cluster: cluster.clone(),
     };
+    if let Some(cluster) = &cluster {
+        cluster.start(app.clone());
+    }
     let router = crate::http::router(app, tournaments, accounts, lobby);
     // Moves are small messages that must leave at once: no Nagle delay.
     let listener = listener.tap_io(|tcp| {
@@ -162,12 +197,48 @@ pub(crate) async fn serve(listener: TcpListener, store: Store) -> Result<(), Ser
         }
     });
     // The peer's address: the log-in limit counts failures per client address.
-    axum::serve(
+    let serving = axum::serve(
         listener,
         router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .await?;
+    );
+    let Some(cluster) = cluster else {
+        serving.await?;
+        return Ok(());
+    };
+    // A node of a cluster stopped politely (SIGTERM, ctrl-c) hands its matches over at once:
+    // its last batches stored, its leases released.
+    tokio::select! {
+        served = serving => served?,
+        () = stop_signal() => {
+            tracing::info!("stopping: handing the matches over");
+            cluster.shutdown().await;
+        }
+    }
     Ok(())
+}
+
+/// SIGTERM or ctrl-c.
+async fn stop_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut term) => {
+                term.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
 }
 
 /// The number of hub shards: `BUGHOUSE_SHARDS` if set, else one per core.
@@ -223,13 +294,18 @@ pub(crate) struct ServerClock {
 impl ServerClock {
     /// The match time at which the server was last alive: its last heartbeat against the
     /// match's clock anchor (Unix milliseconds of match time 0).
-    fn alive_at(&self, last_alive: Option<i64>, anchor: Option<i64>) -> Option<Duration> {
+    pub(crate) fn alive_at(
+        &self,
+        last_alive: Option<i64>,
+        anchor: Option<i64>,
+    ) -> Option<Duration> {
         let since_zero = last_alive? - anchor?;
         Some(Duration::from_millis(u64::try_from(since_zero).ok()?))
     }
 }
 
-/// The name under which this server writes its heartbeat (one node for now).
+/// The name under which a single server writes its heartbeat (a node of a cluster writes its
+/// node id).
 pub(crate) const NODE: &str = "local";
 
 /// How often the server records that it is alive (the bound on the clock error after a crash,
@@ -237,12 +313,12 @@ pub(crate) const NODE: &str = "local";
 pub(crate) const HEARTBEAT_EVERY: Duration = Duration::from_secs(1);
 
 /// Records every [`HEARTBEAT_EVERY`] that the server is alive, as long as it runs.
-pub(crate) async fn heartbeat(store: Store) {
+pub(crate) async fn heartbeat(store: Store, node: String) {
     let mut every = tokio::time::interval(HEARTBEAT_EVERY);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         every.tick().await;
-        if let Err(e) = store.heartbeat(NODE, unix_ms()).await {
+        if let Err(e) = store.heartbeat(&node, unix_ms()).await {
             tracing::warn!("heartbeat: {e}");
         }
     }

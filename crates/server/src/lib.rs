@@ -16,6 +16,7 @@
 mod app;
 pub mod assets;
 mod bots;
+mod cluster;
 mod http;
 pub mod hub;
 mod otb;
@@ -33,6 +34,11 @@ pub struct Config {
     pub addr: SocketAddr,
     /// `sqlite://PATH` or `postgres://...`.
     pub database: String,
+    /// `redis://HOST:PORT`: run as a node of a cluster (PostgreSQL only); `None` for a single
+    /// server.
+    pub bus: Option<String>,
+    /// This node's name in the cluster (random if `None`).
+    pub node_id: Option<String>,
 }
 
 /// Why the server could not start or stopped.
@@ -49,6 +55,9 @@ pub enum ServerError {
         /// Why.
         source: std::io::Error,
     },
+    /// The cluster's bus (Redis) cannot be used, or the configuration is refused.
+    #[error("cluster: {0}")]
+    Cluster(#[from] crate::cluster::ClusterError),
     /// Serving failed.
     #[error("server: {0}")]
     Io(#[from] std::io::Error),

@@ -14,6 +14,18 @@ impl Store {
         self.load(None).await
     }
 
+    /// The ids of the matches waiting or in progress (a node of a cluster looks for those that
+    /// no node owns).
+    pub async fn live_match_ids(&self) -> Result<Vec<String>, StoreError> {
+        Ok(with_pool!(self, pool => {
+            sqlx::query_scalar(
+                "SELECT id FROM matches WHERE status IN ('waiting', 'playing') ORDER BY id",
+            )
+            .fetch_all(pool)
+            .await?
+        }))
+    }
+
     /// One match with its seats, moves and events, or `None` if there is no such match.
     pub async fn load_match(&self, match_id: &str) -> Result<Option<StoredMatch>, StoreError> {
         Ok(self.load(Some(match_id)).await?.into_iter().next())

@@ -41,7 +41,9 @@ const MATCHES_PER_WORKER: u64 = 1500;
 /// What a load test does (the options of `bughouse loadtest`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
-    /// The server's base URL, `http://HOST:PORT`; loopback addresses only.
+    /// The server's base URL, `http://HOST:PORT`, or several separated by commas (the nodes of
+    /// a cluster: each match is created on one, its players spread over all); loopback
+    /// addresses only.
     pub server: String,
     /// Matches played at once (four websocket connections each).
     pub matches: usize,
@@ -108,8 +110,12 @@ impl Config {
         args
     }
 
-    fn check(&self) -> Result<Target, LoadError> {
-        let target = Target::parse(&self.server)?;
+    fn check(&self) -> Result<Vec<Target>, LoadError> {
+        let target = self
+            .server
+            .split(',')
+            .map(|url| Target::parse(url.trim()))
+            .collect::<Result<Vec<_>, _>>()?;
         if !(self.move_every >= 0.0 && self.duration > 0.0 && self.ramp > 0.0) {
             return Err(LoadError::NotPositive);
         }

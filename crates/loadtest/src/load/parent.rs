@@ -32,7 +32,7 @@ impl std::fmt::Display for Summary {
 
 pub(super) fn run_parent(
     args: &Config,
-    target: Target,
+    target: Vec<Target>,
     workers: usize,
     nofile: u64,
 ) -> Result<Summary, LoadError> {

@@ -41,8 +41,8 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
         return;
     }
     tokio::time::sleep_until(tokio::time::Instant::from_std(start)).await;
-    let mut match_id = match plan
-        .target
+    let nodes = plan.target.len().max(1);
+    let mut match_id = match plan.target[index % nodes]
         .create_match(&plan.rules, &plan.time_control)
         .await
     {
@@ -60,7 +60,7 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
     };
     let mut players: Vec<Player> = Vec::with_capacity(4);
     for seat in 0..4 {
-        let ws = match plan.target.connect().await {
+        let ws = match plan.target[(index + seat) % nodes].connect().await {
             Ok(ws) => ws,
             Err(e) => {
                 if stats.connect_errors.fetch_add(1, Ordering::Relaxed) < 5 {
@@ -268,8 +268,7 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
                 p.awaiting = false;
             }
             if plan.end.saturating_duration_since(Instant::now()) > REPLACE_MARGIN {
-                match plan
-                    .target
+                match plan.target[index % nodes]
                     .create_match(&plan.rules, &plan.time_control)
                     .await
                 {

@@ -13,7 +13,9 @@ use crate::stats::{Report, Stats};
 /// What one worker does.
 #[derive(Clone)]
 pub(crate) struct Plan {
-    pub(crate) target: Target,
+    /// The server, or the nodes of a cluster: match `i` is created on node `i`, its seat `s`
+    /// connects to node `i + s` (modulo their number).
+    pub(crate) target: Vec<Target>,
     pub(crate) matches: usize,
     pub(crate) move_every: Duration,
     /// The process-wide clock every time is read from.
@@ -30,7 +32,7 @@ pub(crate) struct Plan {
 impl Plan {
     pub(crate) fn new(
         args: &Config,
-        target: Target,
+        target: Vec<Target>,
         matches: usize,
         ramp: f64,
         clock: Instant,

@@ -14,6 +14,7 @@ mod matches;
 pub(crate) mod otb;
 mod pages;
 mod players;
+mod route;
 mod tournaments;
 mod websocket;
 
@@ -25,6 +26,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use bughouse_store::Store;
 pub(crate) use error::ApiError;
+pub(crate) use route::{ConnRouter, Incoming};
 
 use crate::runtime::Shards;
 
@@ -35,6 +37,8 @@ pub(crate) struct App {
     pub(crate) store: Store,
     pub(crate) next_conn: Arc<AtomicU64>,
     pub(crate) started: Instant,
+    /// This node's membership of a cluster (`--bus`), if it runs in one.
+    pub(crate) cluster: Option<crate::cluster::Cluster>,
 }
 
 /// Every route of the server.

@@ -8,13 +8,14 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
-use bughouse_protocol::{ErrorCode, MAX_CLIENT_MESSAGE};
+use bughouse_protocol::MAX_CLIENT_MESSAGE;
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 
+use crate::http::route::{ConnRouter, Incoming};
 use crate::http::{auth, App};
-use crate::hub::{read_frame, AccountInfo, FrameError, Input};
-use crate::runtime::{Command, Outgoing};
+use crate::hub::AccountInfo;
+use crate::runtime::Outgoing;
 
 /// How often the server pings each websocket to measure its round trip.
 pub(crate) const PING_EVERY: Duration = Duration::from_secs(5);
@@ -101,58 +102,26 @@ pub(crate) async fn client(socket: WebSocket, app: App, account: Option<AccountI
         }
     });
     // The connection belongs to the shard of the match its last `hello` named (shard 0 before
-    // any): it joins that shard's hub, and moves when a `hello` names a match of another.
-    let mut shard: Option<usize> = None;
+    // any), or in a cluster to the node that owns that match: `ConnRouter` joins it there.
+    let mut router = ConnRouter::new(app.clone(), conn, account, out_tx, true);
     while let Some(frame) = stream.next().await {
-        let command = match frame {
-            Ok(Message::Text(text)) => {
-                Command::Input(Input::Frame(conn, read_frame(text.as_str())))
-            }
-            Ok(Message::Binary(_)) => Command::Input(Input::Frame(
-                conn,
-                Err(FrameError {
-                    code: ErrorCode::BadMessage,
-                    message: "binary frames are not accepted; send JSON text".into(),
-                }),
-            )),
+        let incoming = match frame {
+            Ok(Message::Text(text)) => Incoming::Text(text),
+            Ok(Message::Binary(_)) => Incoming::Binary,
             Ok(Message::Pong(payload)) => {
                 let Ok(bytes) = <[u8; 8]>::try_from(payload.as_ref()) else {
                     continue;
                 };
                 let sent = Duration::from_micros(u64::from_be_bytes(bytes));
-                Command::Rtt(conn, app.started.elapsed().saturating_sub(sent))
+                Incoming::Rtt(app.started.elapsed().saturating_sub(sent))
             }
             Ok(Message::Ping(_)) => continue,
             Ok(Message::Close(_)) | Err(_) => break,
         };
-        let target = match &command {
-            Command::Input(input) => input
-                .hello_match()
-                .map(|id| app.shards.index_of(id))
-                .or(shard),
-            _ => shard,
-        }
-        .unwrap_or(0);
-        if shard != Some(target) {
-            if let Some(old) = shard {
-                let _ = app.shards.at(old).send(Command::Disconnect(conn)).await;
-            }
-            let joined = app
-                .shards
-                .at(target)
-                .send(Command::Connect(conn, out_tx.clone(), account.clone()))
-                .await;
-            if joined.is_err() {
-                break;
-            }
-            shard = Some(target);
-        }
-        if app.shards.at(target).send(command).await.is_err() {
+        if !router.take(incoming).await {
             break;
         }
     }
-    if let Some(old) = shard {
-        let _ = app.shards.at(old).send(Command::Disconnect(conn)).await;
-    }
+    router.leave().await;
     writer.abort();
 }

@@ -13,6 +13,7 @@ mod bots;
 mod conn;
 mod create;
 pub mod effects;
+mod handover;
 mod live;
 mod lobby;
 mod play;

@@ -66,6 +66,8 @@ pub(crate) struct Lobby {
     /// Seated accounts' ratings by name (lower case), `None` when unrated, as read at that
     /// instant.
     ratings: std::sync::Mutex<HashMap<String, (Option<f64>, Instant)>>,
+    /// In a cluster, where the other nodes' parts are read.
+    cluster: Option<crate::cluster::Cluster>,
 }
 
 /// A lobby page following the feed, counted while it lives.
@@ -93,7 +95,13 @@ impl Lobby {
             play: Mutex::new(()),
             store,
             ratings: std::sync::Mutex::new(HashMap::new()),
+            cluster: None,
         }
+    }
+
+    /// The lobby of a node of a cluster: the other nodes' parts are shown too.
+    pub(crate) fn in_cluster(self, cluster: Option<crate::cluster::Cluster>) -> Lobby {
+        Lobby { cluster, ..self }
     }
 
     /// The store the lobby reads ratings from (and the play route reads sessions from).
@@ -167,6 +175,9 @@ impl Lobby {
         let mut parts = Vec::with_capacity(answers.len());
         for answer in answers {
             parts.push(answer.await.map_err(|_| PlayError::Stopping)?);
+        }
+        if let Some(cluster) = &self.cluster {
+            parts.extend(cluster.other_lobby_parts().await);
         }
         let mut snapshot = lobby_snapshot(parts, self.subscribers.load(Ordering::Relaxed));
         self.add_ratings(&mut snapshot.open).await;
@@ -326,10 +337,13 @@ pub(crate) async fn lobby_feed(lobby: Arc<Lobby>) {
             continue;
         }
         // Every flag is read (and cleared), not only up to the first set.
+        // (In a cluster the other nodes' parts may have changed: a snapshot every time, sent
+        // only if it differs.)
         let changed = lobby
             .flags
             .iter()
-            .fold(false, |any, f| f.swap(false, Ordering::Relaxed) | any);
+            .fold(false, |any, f| f.swap(false, Ordering::Relaxed) | any)
+            || lobby.cluster.is_some();
         if !changed {
             continue;
         }

@@ -26,6 +26,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::app::ServerClock;
 
 use crate::bots::BotRunner;
+use crate::cluster::Cluster;
 use crate::hub::{ConnId, Effect, Hub, Input, LobbyPart, PlaceError, Write};
 use crate::tournaments::Finished;
 
@@ -85,6 +86,21 @@ pub(crate) enum Command {
         name: String,
         account: Option<crate::hub::AccountInfo>,
         reply: oneshot::Sender<Result<(SeatName, String), PlaceError>>,
+    },
+    /// In a cluster: this node has just taken the match's lease; restore it from the store
+    /// (true if it is now running here, false if it is not in progress).
+    Adopt {
+        id: String,
+        reply: oneshot::Sender<bool>,
+    },
+    /// In a cluster: this node lost the match's lease; forget it at once.
+    Drop {
+        id: String,
+    },
+    /// Stop applying anything: answered once everything applied so far is stored and sent
+    /// (a node leaving the cluster politely).
+    Stop {
+        reply: oneshot::Sender<()>,
     },
     /// Create a match and seat a player in it: the match, the seat and its token.
     CreatePlaced {
@@ -167,7 +183,9 @@ pub(crate) async fn hub_task(
     writer: Writer,
     clock: ServerClock,
     bots: BotRunner,
+    cluster: Option<Cluster>,
 ) {
+    let cluster = cluster.as_ref();
     let Inbox {
         tx: own,
         mut rx,
@@ -202,6 +220,13 @@ pub(crate) async fn hub_task(
         }
         let now = started.elapsed();
         let mut commit = Commit::default();
+        let mut stop = None;
+        let load = Loader {
+            store: &store,
+            commit_tx: &commit_tx,
+            cluster,
+            clock,
+        };
         for command in batch.drain(..) {
             match command {
                 Command::Connect(conn, tx, account) => {
@@ -225,8 +250,8 @@ pub(crate) async fn hub_task(
                     // A `hello` for a match not in memory (finished and evicted, or unknown):
                     // load it from the database so it can be watched and replayed.
                     if let Some(id) = input.hello_match() {
-                        let fx = load_match(&mut hub, &store, &commit_tx, id, now).await;
-                        commit.effects.extend(fx);
+                        let loaded = load.load(&mut hub, id, now).await;
+                        commit.effects.extend(loaded.fx);
                     }
                     commit.effects.extend(hub.apply(input, now));
                 }
@@ -246,14 +271,39 @@ pub(crate) async fn hub_task(
                     }
                 }
                 Command::State { id, reply } => {
-                    let fx = load_match(&mut hub, &store, &commit_tx, &id, now).await;
-                    commit.effects.extend(fx);
-                    let _ = reply.send(hub.public_state(&id, now));
+                    let loaded = load.load(&mut hub, &id, now).await;
+                    commit.effects.extend(loaded.fx);
+                    let state = match loaded.elsewhere {
+                        Some(stored) => scratch(&stored, clock, now, |h| h.public_state(&id, now)),
+                        None => hub.public_state(&id, now),
+                    };
+                    let _ = reply.send(state);
                 }
                 Command::Positions { id, reply } => {
-                    let fx = load_match(&mut hub, &store, &commit_tx, &id, now).await;
-                    commit.effects.extend(fx);
-                    let _ = reply.send(hub.positions(&id));
+                    let loaded = load.load(&mut hub, &id, now).await;
+                    commit.effects.extend(loaded.fx);
+                    let positions = match loaded.elsewhere {
+                        Some(stored) => scratch(&stored, clock, now, |h| h.positions(&id)),
+                        None => hub.positions(&id),
+                    };
+                    let _ = reply.send(positions);
+                }
+                Command::Adopt { id, reply } => {
+                    if hub.has_match(&id) {
+                        let _ = reply.send(true);
+                    } else {
+                        let loaded = load.load(&mut hub, &id, now).await;
+                        commit.effects.extend(loaded.fx);
+                        let _ = reply.send(loaded.live);
+                    }
+                }
+                Command::Drop { id } => {
+                    bots.forget(&id);
+                    commit.effects.extend(hub.drop_match(&id));
+                }
+                Command::Stop { reply } => {
+                    stop = Some(reply);
+                    break;
                 }
                 Command::Lobby { reply } => {
                     let _ = reply.send(hub.lobby_part(now));
@@ -312,66 +362,157 @@ pub(crate) async fn hub_task(
                 },
             }
         }
-        commit.effects.extend(hub.apply(Input::Tick, now));
+        batch.clear();
+        if stop.is_none() {
+            commit.effects.extend(hub.apply(Input::Tick, now));
+        }
         // Bot turns go to the bot runner; a finished match's bots are freed.
+        let mut created = Vec::new();
         for effect in std::mem::take(&mut commit.effects) {
             match effect {
                 Effect::BotTurn(turn) => bots.turn(turn),
                 other => {
-                    if let Effect::Store(Write::FinishMatch { match_id, .. }) = &other {
-                        bots.forget(match_id);
+                    match &other {
+                        Effect::Store(Write::FinishMatch { match_id, .. }) => {
+                            bots.forget(match_id);
+                            // Its end stored, a match needs no owner any more.
+                            if let Some(cluster) = cluster {
+                                let (cluster, id) = (cluster.clone(), match_id.clone());
+                                commit
+                                    .after
+                                    .push(Box::new(move || cluster.release_later(id)));
+                            }
+                        }
+                        Effect::Store(Write::CreateMatch(new)) if cluster.is_some() => {
+                            created.push(new.id.clone());
+                        }
+                        _ => {}
                     }
                     commit.effects.push(other);
                 }
             }
         }
+        // A match created here is owned here (its lease taken before anyone hears of it).
+        if let Some(cluster) = cluster {
+            for id in created {
+                cluster.claim_new(&id).await;
+            }
+        }
         if commit_tx.send(commit).await.is_err() {
+            return;
+        }
+        if let Some(reply) = stop {
+            stored(&commit_tx).await;
+            let _ = reply.send(());
             return;
         }
         hub.evict_finished();
     }
 }
 
-/// Loads a match that is not in memory (finished and evicted) from the store; the effects of
-/// its restore.
-pub(crate) async fn load_match(
-    hub: &mut Hub,
-    store: &Store,
-    commit_tx: &mpsc::Sender<Commit>,
-    id: &str,
+/// What loading a match needs: the store, the committer (to wait for what it holds), the
+/// cluster (who owns what) and where server time stands.
+pub(crate) struct Loader<'a> {
+    pub(crate) store: &'a Store,
+    pub(crate) commit_tx: &'a mpsc::Sender<Commit>,
+    pub(crate) cluster: Option<&'a Cluster>,
+    pub(crate) clock: ServerClock,
+}
+
+/// A match loaded from the store.
+#[derive(Default)]
+pub(crate) struct Loaded {
+    /// The effects of its restore.
+    pub(crate) fx: Vec<Effect>,
+    /// In a cluster, a match in progress that another node owns: read, not restored here.
+    pub(crate) elsewhere: Option<Box<bughouse_store::StoredMatch>>,
+    /// It was restored here and is in progress.
+    pub(crate) live: bool,
+}
+
+/// A view of a stored match computed on a hub of its own, thrown away after (a match in
+/// progress on another node: every acknowledged move is in the store).
+fn scratch<T>(
+    stored: &bughouse_store::StoredMatch,
+    clock: ServerClock,
     now: Duration,
-) -> Vec<Effect> {
-    if hub.has_match(id) || id.len() > 64 {
-        return Vec::new();
-    }
-    // The database must first have what the hub handed over (the end of an evicted match).
-    stored(commit_tx).await;
-    match store.load_match(id).await {
-        // Only a finished match can be missing from memory while the server runs: it is not
-        // running anywhere, so it resumes (were it not finished) from its last record.
-        Ok(Some(stored)) => match hub.restore(&stored, now, None) {
-            Ok(fx) => {
-                if hub.wants_rating_changes(id) {
-                    // A rated match shows what it changed, after a reload too.
-                    let players = store.match_rating_changes(id).await;
-                    let teams = store.match_team_rating_changes(id).await;
-                    match (players, teams) {
-                        (Ok(players), Ok(teams)) => {
-                            hub.set_stored_rating_changes(id, &players, &teams);
-                        }
-                        (Err(e), _) | (_, Err(e)) => {
-                            tracing::error!(match_id = %id, "cannot read the rating changes: {e}");
-                        }
-                    }
-                }
-                fx
-            }
+    view: impl FnOnce(&Hub) -> Option<T>,
+) -> Option<T> {
+    let mut hub = Hub::new([0; 32]).with_unix_zero(clock.unix_ms);
+    hub.restore(stored, now, None).ok()?;
+    view(&hub)
+}
+
+impl Loader<'_> {
+    /// Loads a match that is not in memory from the store: a finished one (evicted), or, in a
+    /// cluster, one this node has just taken over, whose clocks resume from its last owner's
+    /// last heartbeat.
+    pub(crate) async fn load(&self, hub: &mut Hub, id: &str, now: Duration) -> Loaded {
+        if hub.has_match(id) || id.len() > 64 {
+            return Loaded::default();
+        }
+        // The database must first have what the hub handed over (the end of an evicted match).
+        stored(self.commit_tx).await;
+        let stored = match self.store.load_match(id).await {
+            Ok(Some(stored)) => stored,
+            Ok(None) => return Loaded::default(),
             Err(e) => {
                 tracing::error!(match_id = %id, "cannot load: {e}");
-                Vec::new()
+                return Loaded::default();
             }
-        },
-        Ok(None) => Vec::new(),
+        };
+        let live = stored.status != bughouse_store::MatchStatus::Finished;
+        let mut alive_at = None;
+        if let (true, Some(cluster)) = (live, self.cluster) {
+            if !cluster.owns(id) {
+                return Loaded {
+                    elsewhere: Some(Box::new(stored)),
+                    ..Loaded::default()
+                };
+            }
+            if let Some(previous) = cluster.previous_owner(id) {
+                match self.store.last_alive(&previous).await {
+                    Ok(last) => alive_at = self.clock.alive_at(last, stored.clock_anchor_ms),
+                    Err(e) => tracing::error!(%previous, "cannot read the heartbeat: {e}"),
+                }
+            }
+        }
+        let fx = load_match(hub, self.store, &stored, now, alive_at).await;
+        Loaded {
+            fx,
+            elsewhere: None,
+            live: live && hub.has_match(id),
+        }
+    }
+}
+
+/// Restores a match read from the store (resuming at `alive_at`, or its last record); the
+/// effects of its restore.
+async fn load_match(
+    hub: &mut Hub,
+    store: &Store,
+    stored: &bughouse_store::StoredMatch,
+    now: Duration,
+    alive_at: Option<Duration>,
+) -> Vec<Effect> {
+    let id = stored.id.as_str();
+    match hub.restore(stored, now, alive_at) {
+        Ok(fx) => {
+            if hub.wants_rating_changes(id) {
+                // A rated match shows what it changed, after a reload too.
+                let players = store.match_rating_changes(id).await;
+                let teams = store.match_team_rating_changes(id).await;
+                match (players, teams) {
+                    (Ok(players), Ok(teams)) => {
+                        hub.set_stored_rating_changes(id, &players, &teams);
+                    }
+                    (Err(e), _) | (_, Err(e)) => {
+                        tracing::error!(match_id = %id, "cannot read the rating changes: {e}");
+                    }
+                }
+            }
+            fx
+        }
         Err(e) => {
             tracing::error!(match_id = %id, "cannot load: {e}");
             Vec::new()
