@@ -310,7 +310,7 @@ impl Client {
         .await;
         self.until(|m| match m {
             ServerMessage::State { state, you } => {
-                Some((state.clone(), you.map(|s| s.to_string())))
+                Some(((**state).clone(), you.map(|s| s.to_string())))
             }
             _ => None,
         })
@@ -353,7 +353,7 @@ pub async fn rejoin(
             let left = deadline.saturating_duration_since(Instant::now());
             match c.recv_within(left.min(Duration::from_secs(3))).await {
                 Some(Got::Msg(msg)) => match *msg {
-                    ServerMessage::State { state, .. } => return (c, state),
+                    ServerMessage::State { state, .. } => return (c, *state),
                     ServerMessage::Error { .. } => break,
                     _ => continue,
                 },
