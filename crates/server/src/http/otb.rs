@@ -11,8 +11,9 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use bughouse_protocol::otb::{CreateOtbTable, OtbEvents};
+use bughouse_protocol::otb::{CreateOtbTable, CreatedOtbTable, OtbEvents};
 
+use crate::http::tournaments::secret;
 use crate::http::ApiError;
 use crate::otb::{Error, Service};
 
@@ -121,24 +122,25 @@ async fn events(
     Ok(Json(svc.post(&id, req).await?).into_response())
 }
 
-/// The organiser secret of `Authorization: Bearer SECRET`, if any.
-fn bearer(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-}
-
 async fn open_for_pairing(
     State(svc): Svc,
     path: Result<Path<(String, u32, u32)>, PathRejection>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
+    Ok(Json(pairing_table(&svc, path, &headers).await?).into_response())
+}
+
+/// The table of the pairing in the path, opened for the organiser whose secret the request
+/// carries.
+async fn pairing_table(
+    svc: &Service,
+    path: Result<Path<(String, u32, u32)>, PathRejection>,
+    headers: &HeaderMap,
+) -> Result<CreatedOtbTable, ApiError> {
     let Path((id, round, table)) = path?;
-    let created = svc
-        .open_for_pairing((&id, round, table), bearer(&headers))
-        .await?;
-    Ok(Json(created).into_response())
+    Ok(svc
+        .open_for_pairing((&id, round, table), secret(headers))
+        .await?)
 }
 
 /// A QR code (SVG) of the pairing's table page with its key, for the organiser's printed
@@ -149,10 +151,7 @@ async fn pairing_qr(
     path: Result<Path<(String, u32, u32)>, PathRejection>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let Path((id, round, table)) = path?;
-    let created = svc
-        .open_for_pairing((&id, round, table), bearer(&headers))
-        .await?;
+    let created = pairing_table(&svc, path, &headers).await?;
     let host = headers
         .get(header::HOST)
         .and_then(|v| v.to_str().ok())

@@ -58,8 +58,9 @@ async fn page() -> Response {
     crate::assets::file("index.html")
 }
 
-/// The organiser secret of `Authorization: Bearer SECRET`, if any.
-fn secret(headers: &HeaderMap) -> Option<&str> {
+/// The organiser secret of `Authorization: Bearer SECRET`, if any (the tournament's routes
+/// and its pairings' over-the-board tables).
+pub(crate) fn secret(headers: &HeaderMap) -> Option<&str> {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
