@@ -326,6 +326,13 @@ class MatchPage {
       case 'state':
         this.onState(msg.state, msg.you);
         break;
+      case 'seats':
+        // Someone connected or went away: only the seats changed.
+        if (!this.state) return;
+        this.state.seats = msg.seats;
+        // The boards' player labels show who is connected too.
+        this.renderAll();
+        break;
       case 'seated':
         storageSet(tokenKey(this.id), msg.token);
         this.you = msg.seat;

@@ -98,7 +98,7 @@ pub fn write_bpgn(game: &Match, tags: &[(String, String)]) -> String {
             board: Some(rec.seat.board),
             color: rec.seat.color,
             number: rec.number,
-            san: rec.san.clone(),
+            san: rec.san.as_str().to_owned(),
             clock: Some(rec.clock_left),
             line: 0,
         })

@@ -14,6 +14,7 @@ use crate::clock::{BoardClock, TimeControl};
 use crate::outcome::{BoardGame, DrawClaim, Verdict};
 use crate::position::{IllegalMove, Position};
 use crate::rules::{BothFlagsRule, DrawAgreement, FlagRule, ResignRule, Rules};
+use crate::san::SanText;
 use crate::types::Move;
 
 /// One of the two boards.
@@ -274,8 +275,8 @@ pub struct RecordedMove {
     pub seat: Seat,
     /// The move.
     pub mv: Move,
-    /// Its SAN, with `+` or `#`.
-    pub san: String,
+    /// Its SAN, with `+` or `#` (inline text: a match keeps one per move).
+    pub san: SanText,
     /// That board's move number (`12` in `12A.`).
     pub number: u32,
     /// When it was made.
@@ -637,7 +638,7 @@ impl Match {
             return Err(MatchError::NotYourTurn(seat));
         }
         let in_flight = self.result.is_some();
-        let san = self.position(board).san(m);
+        let san = SanText::of(self.position(board), m);
         let number = self.position(board).fullmoves();
         let passed = self.boards[board.index()].play(m)?;
         self.in_flight_used |= in_flight;

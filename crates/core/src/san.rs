@@ -436,3 +436,108 @@ impl Position {
         SanPlus::from_move(self, m).to_string()
     }
 }
+
+/// The text of a move's SAN (with `+` or `#`) kept inline, without an allocation: a match keeps
+/// one for every move it recorded. The longest SAN is seven characters (`Qa1xb2+`, `exd8=Q#`);
+/// there is room for fifteen.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SanText {
+    len: u8,
+    bytes: [u8; SanText::CAPACITY],
+}
+
+impl SanText {
+    /// The most bytes a `SanText` holds.
+    pub const CAPACITY: usize = 15;
+
+    /// The SAN of `m` in `pos` (legal in it), with `+` or `#`.
+    pub fn of(pos: &Position, m: Move) -> SanText {
+        use fmt::Write;
+        let mut text = SanText {
+            len: 0,
+            bytes: [0; SanText::CAPACITY],
+        };
+        // Cannot fail: SAN is at most seven ASCII characters.
+        let _ = write!(text, "{}", SanPlus::from_move(pos, m));
+        text
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        // Only whole ASCII strings are written (`write_str` refuses what does not fit).
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
+    }
+}
+
+impl fmt::Write for SanText {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let start = usize::from(self.len);
+        let end = start + s.len();
+        if end > SanText::CAPACITY {
+            return Err(fmt::Error);
+        }
+        self.bytes[start..end].copy_from_slice(s.as_bytes());
+        self.len = u8::try_from(end).map_err(|_| fmt::Error)?;
+        Ok(())
+    }
+}
+
+impl std::ops::Deref for SanText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Display for SanText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for SanText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq<str> for SanText {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for SanText {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl From<SanText> for String {
+    fn from(san: SanText) -> String {
+        san.as_str().to_owned()
+    }
+}
+
+#[cfg(test)]
+mod san_text_tests {
+    use super::*;
+    use crate::Rules;
+
+    #[test]
+    fn san_text_holds_the_san_of_the_longest_moves() {
+        // Two queens that both take on b2: the capture names the file.
+        let pos = Position::from_fen("7k/8/8/8/8/8/1p6/Q1Q1K3[] w - - 0 1", Rules::fide()).unwrap();
+        for m in pos.legal_moves() {
+            let text = SanText::of(&pos, m);
+            assert_eq!(text.as_str(), pos.san(m));
+            assert_eq!(text.to_string(), pos.san(m));
+        }
+        let m = pos.parse_san("Qa1xb2").unwrap();
+        assert_eq!(SanText::of(&pos, m), "Qaxb2+");
+        let pos = Position::from_fen("3r3k/4P3/8/8/8/8/8/4K3[] w - - 0 1", Rules::fide()).unwrap();
+        let m = pos.parse_san("exd8=Q+").unwrap();
+        assert_eq!(SanText::of(&pos, m), "exd8=Q+");
+        assert_eq!(format!("{:?}", SanText::of(&pos, m)), "\"exd8=Q+\"");
+    }
+}

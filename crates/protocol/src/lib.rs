@@ -557,6 +557,13 @@ pub enum ServerMessage {
         /// The seat this connection acts for, if any.
         you: Option<SeatName>,
     },
+    /// A seated player connected or went away, and nothing else changed: the four seats as they
+    /// are now (not numbered, like a `state`). Cheaper than a whole `state`, which carries every
+    /// move, for each watcher at each disconnection.
+    Seats {
+        /// The four seats.
+        seats: Vec<SeatInfo>,
+    },
     /// You took a seat: keep the token to come back to it.
     Seated {
         /// The seat.

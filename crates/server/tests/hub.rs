@@ -196,6 +196,43 @@ fn a_player_comes_back_to_his_seat_after_a_reconnect() {
 }
 
 #[test]
+fn a_player_leaving_or_coming_back_sends_the_others_only_the_seats() {
+    let mut h = Harness::new();
+    let id = h.create("fide", "5+0");
+    let tokens = h.seat_four(&id);
+    h.connect(9, &id, None);
+    h.play(1, "e2e4");
+    let connected = |msgs: &[ServerMessage]| -> Vec<bool> {
+        match msgs {
+            [ServerMessage::Seats { seats }] => seats.iter().map(|s| s.connected).collect(),
+            other => panic!("expected only the seats, got {other:?}"),
+        }
+    };
+    // BlackA goes: every other watcher, the spectator too, gets the seats with him away (and
+    // not the whole state, which carries every move).
+    let fx = h.hub.apply(Input::Disconnected(2), h.now);
+    for conn in [1, 3, 4, 9] {
+        assert_eq!(
+            connected(&to(&fx, conn)),
+            [true, false, true, true],
+            "conn {conn}"
+        );
+    }
+    // He comes back: he gets the whole state, the others the seats with him there again.
+    let fx = h.connect(22, &id, Some(tokens[1].clone()));
+    assert!(matches!(
+        &to(&fx, 22)[..],
+        [ServerMessage::State { you: Some(_), .. }]
+    ));
+    for conn in [1, 3, 4, 9] {
+        assert_eq!(connected(&to(&fx, conn)), [true; 4], "conn {conn}");
+    }
+    // A spectator coming and going changes no seat: nobody else hears of it.
+    let fx = h.hub.apply(Input::Disconnected(9), h.now);
+    assert!(fx.iter().all(|e| !matches!(e, Effect::Send(..))), "{fx:?}");
+}
+
+#[test]
 fn moves_from_the_wrong_seat_are_refused() {
     let mut h = Harness::new();
     let id = h.create("fide", "5+0");

@@ -354,7 +354,7 @@ async fn the_scoresheet_as_bpgn() {
         .unwrap()
         .unwrap();
     let game = bughouse_bpgn::replay_bughouse(&read, bughouse_core::Rules::fide()).unwrap();
-    let sans: Vec<String> = game.record().iter().map(|m| m.san.clone()).collect();
+    let sans: Vec<String> = game.record().iter().map(|m| m.san.to_string()).collect();
     assert_eq!(sans, ["e4", "e4", "d5", "exd5", "P@d5"]);
     server.abort();
 }

@@ -179,6 +179,11 @@ export type ServerMessage =
     you: SeatName | null,
   }
   | {
+    "type": "seats",
+    /** The four seats. */
+    seats: Array<SeatInfo>,
+  }
+  | {
     "type": "seated",
     /** The seat. */
     seat: SeatName,

@@ -115,7 +115,8 @@ pub(super) fn run_parent(
     }
     drop(tx);
 
-    let hard_stop = clock + Duration::from_secs_f64(args.duration) + GRACE;
+    let live_until = clock + Duration::from_secs_f64(args.duration);
+    let hard_stop = live_until + GRACE;
     let mut latest: Vec<Counters> = vec![Counters::default(); workers];
     let mut finals: Vec<Option<Report>> = vec![None; workers];
     let mut running = workers;
@@ -141,8 +142,13 @@ pub(super) fn run_parent(
             next_sample = now + Duration::from_millis(500);
             let live: u64 = latest.iter().map(|c| c.live).sum();
             live_peak = live_peak.max(live);
-            if let Some(kb) = args.server_pid.and_then(vm_rss_kb) {
-                rss_peak = rss_peak.max(kb);
+            // Memory is sampled while the matches are live: not while the workers close their
+            // connections at the end (the server's work for thousands of leaving players is
+            // not the memory a live match holds).
+            if now < live_until {
+                if let Some(kb) = args.server_pid.and_then(vm_rss_kb) {
+                    rss_peak = rss_peak.max(kb);
+                }
             }
         }
         if now >= next_print {

@@ -20,7 +20,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::http::{App, Incoming};
 use crate::hub::ConnId;
-use crate::runtime::{Command, Outgoing};
+use crate::runtime::Command;
 
 use wire::Wire;
 
@@ -64,7 +64,7 @@ struct Inner {
     /// The last owner of each match being taken over, for its shard to read its heartbeat.
     previous: Mutex<HashMap<String, String>>,
     /// Origin side: this node's sockets relayed to an owner (the owner, the socket's queue).
-    relays: Mutex<HashMap<ConnId, (String, mpsc::UnboundedSender<Outgoing>)>>,
+    relays: Mutex<HashMap<ConnId, (String, crate::runtime::OutSender)>>,
     /// Owner side: the connections other nodes relay here, by (their node, their number).
     remotes: Mutex<HashMap<(String, ConnId), mpsc::UnboundedSender<Incoming>>>,
     /// The routes and tasks of this node, set once it serves.
@@ -223,7 +223,7 @@ impl Cluster {
         &self,
         owner: &str,
         conn: ConnId,
-        out: mpsc::UnboundedSender<Outgoing>,
+        out: crate::runtime::OutSender,
         account: Option<(i64, String)>,
     ) {
         lock(&self.0.relays).insert(conn, (owner.to_owned(), out));

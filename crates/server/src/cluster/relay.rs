@@ -162,7 +162,7 @@ async fn remote_connection(
     mut incoming: mpsc::UnboundedReceiver<Incoming>,
 ) {
     let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
-    let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Outgoing>();
+    let (out_tx, mut out_rx) = crate::runtime::outbox();
     let back = cluster.clone();
     let to = origin.clone();
     let forward = tokio::spawn(async move {

@@ -12,7 +12,7 @@ use bughouse_protocol::{ClientFrame, ClientMessage, ErrorCode};
 use crate::cluster::Route;
 use crate::http::App;
 use crate::hub::{read_frame, AccountInfo, ConnId, FrameError, Input};
-use crate::runtime::{Command, Outgoing};
+use crate::runtime::Command;
 
 /// What a client sent.
 #[derive(Debug)]
@@ -37,7 +37,7 @@ pub(crate) struct ConnRouter {
     app: App,
     conn: ConnId,
     account: Option<AccountInfo>,
-    out: tokio::sync::mpsc::UnboundedSender<Outgoing>,
+    out: crate::runtime::OutSender,
     at: Option<At>,
     /// Whether frames may be relayed to another node (not for a connection relayed here).
     relay: bool,
@@ -48,7 +48,7 @@ impl ConnRouter {
         app: App,
         conn: ConnId,
         account: Option<AccountInfo>,
-        out: tokio::sync::mpsc::UnboundedSender<Outgoing>,
+        out: crate::runtime::OutSender,
         relay: bool,
     ) -> ConnRouter {
         ConnRouter {

@@ -10,12 +10,11 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use bughouse_protocol::MAX_CLIENT_MESSAGE;
 use futures_util::{SinkExt, StreamExt};
-use tokio::sync::mpsc;
 
 use crate::http::route::{ConnRouter, Incoming};
 use crate::http::{auth, App};
 use crate::hub::AccountInfo;
-use crate::runtime::Outgoing;
+use crate::runtime::{outbox, Outgoing};
 
 /// How often the server pings each websocket to measure its round trip.
 pub(crate) const PING_EVERY: Duration = Duration::from_secs(5);
@@ -23,6 +22,9 @@ pub(crate) const PING_EVERY: Duration = Duration::from_secs(5);
 /// The read buffer of a websocket, in bytes: kept for the connection's life, so small (a move
 /// is a frame of some 60 bytes; the protocol allows up to 4096, and a larger frame grows it).
 pub(crate) const WS_READ_BUFFER: usize = 1024;
+
+/// The bytes of messages written to a websocket before it is flushed while more are queued.
+const FLUSH_AT: usize = 2048;
 
 pub(crate) async fn websocket(
     State(app): State<App>,
@@ -60,7 +62,7 @@ pub(crate) async fn websocket(
 
 pub(crate) async fn client(socket: WebSocket, app: App, account: Option<AccountInfo>) {
     let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
-    let (out_tx, mut out_rx) = mpsc::unbounded_channel();
+    let (out_tx, mut out_rx) = outbox();
     let (mut sink, mut stream) = socket.split();
     let started = app.started;
     // The connection's writer: its queue of messages, and a ping every PING_EVERY (one task and
@@ -80,11 +82,25 @@ pub(crate) async fn client(socket: WebSocket, app: App, account: Option<AccountI
                     Outgoing::Ping(stamp.to_be_bytes().to_vec())
                 }
             };
-            // Whatever is queued by now goes out together, with one flush.
+            // Whatever is queued by now goes out together, with one flush, up to
+            // FLUSH_AT bytes: the websocket's write buffer keeps the capacity of the largest
+            // batch it ever held for the connection's life (measured: 8.7 KB per connection
+            // on average when batches were not bounded, from the `state`s of four players
+            // sitting down at once).
             let mut next = Some(first);
+            let mut batch = 0;
             while let Some(out) = next {
+                if batch >= FLUSH_AT {
+                    if sink.flush().await.is_err() {
+                        return;
+                    }
+                    batch = 0;
+                }
                 let fed = match out {
-                    Outgoing::Text(text) => sink.feed(Message::Text(text)).await,
+                    Outgoing::Text(text) => {
+                        batch += text.len();
+                        sink.feed(Message::Text(text)).await
+                    }
                     Outgoing::Ping(payload) => sink.feed(Message::Ping(payload.into())).await,
                     Outgoing::Close => {
                         let _ = sink.close().await;
@@ -94,7 +110,7 @@ pub(crate) async fn client(socket: WebSocket, app: App, account: Option<AccountI
                 if fed.is_err() {
                     return;
                 }
-                next = out_rx.try_recv().ok();
+                next = out_rx.try_recv();
             }
             if sink.flush().await.is_err() {
                 return;

@@ -21,7 +21,7 @@ impl Hub {
             if let Some(m) = self.matches.get_mut(&id) {
                 m.watchers.retain(|w| *w != conn);
                 if c.seat.is_some() {
-                    self.broadcast_state(&id, fx);
+                    self.broadcast_seats(&id, None, fx);
                 }
             }
         }
@@ -262,11 +262,10 @@ impl Hub {
                 m.lag[seat_index(seat)].estimate = Some(rtt / 2);
             }
         }
+        self.send_state(conn, match_id, fx);
         if seat.is_some() {
             // The others see him connected again.
-            self.broadcast_state(match_id, fx);
-        } else {
-            self.send_state(conn, match_id, fx);
+            self.broadcast_seats(match_id, Some(conn), fx);
         }
     }
 }

@@ -290,19 +290,8 @@ impl Hub {
         part
     }
 
-    fn seat_infos(&self, m: &LiveMatch) -> Vec<SeatInfo> {
-        let connected = self.connected(m);
-        Seat::ALL
-            .into_iter()
-            .enumerate()
-            .map(|(i, s)| SeatInfo {
-                seat: seat_name(s),
-                name: m.seats[i].as_ref().map(|h| h.name.clone()),
-                bot: m.seats[i].as_ref().is_some_and(|h| h.bot.is_some()),
-                connected: connected[i],
-                account: m.seats[i].as_ref().is_some_and(|h| h.account.is_some()),
-            })
-            .collect()
+    pub(super) fn seat_infos(&self, m: &LiveMatch) -> Vec<SeatInfo> {
+        m.seat_infos(&self.connected(m))
     }
 
     /// Seats a player named `name` (signed in as `account`, or a guest) in the first free seat

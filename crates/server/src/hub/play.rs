@@ -140,7 +140,7 @@ impl Hub {
                 ply: i(ply as u64),
                 seat: seat_index(seat) as u8,
                 uci: m.game.record()[ply].mv.to_string(),
-                san: m.game.record()[ply].san.clone(),
+                san: m.game.record()[ply].san.as_str().to_owned(),
                 at_ms: i(ms(at)),
                 clock_ms: i(clocks.remaining_ms[seat_index(seat)]),
                 remaining_ms: clocks.remaining_ms.map(i),

@@ -59,7 +59,7 @@ impl LiveMatch {
             ply,
             seat: seat_name(r.seat),
             uci: r.mv.to_string(),
-            san: r.san.clone(),
+            san: r.san.as_str().to_owned(),
             number: r.number,
             clock_ms: ms(r.clock_left),
             lag_ms: self.move_lag.get(ply).map_or(0, |l| u64::from(*l)),
@@ -115,6 +115,21 @@ impl LiveMatch {
         })
     }
 
+    /// The four seats, with who is connected.
+    pub(super) fn seat_infos(&self, connected: &[bool; 4]) -> Vec<SeatInfo> {
+        Seat::ALL
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| SeatInfo {
+                seat: seat_name(s),
+                name: self.seats[i].as_ref().map(|h| h.name.clone()),
+                bot: self.seats[i].as_ref().is_some_and(|h| h.bot.is_some()),
+                connected: connected[i],
+                account: self.seats[i].as_ref().is_some_and(|h| h.account.is_some()),
+            })
+            .collect()
+    }
+
     pub(super) fn state(
         &self,
         now: Duration,
@@ -126,17 +141,7 @@ impl LiveMatch {
             rules: self.preset.clone(),
             time_control: self.game.time_control().to_string(),
             status: self.status().to_owned(),
-            seats: Seat::ALL
-                .into_iter()
-                .enumerate()
-                .map(|(i, s)| SeatInfo {
-                    seat: seat_name(s),
-                    name: self.seats[i].as_ref().map(|h| h.name.clone()),
-                    bot: self.seats[i].as_ref().is_some_and(|h| h.bot.is_some()),
-                    connected: connected[i],
-                    account: self.seats[i].as_ref().is_some_and(|h| h.account.is_some()),
-                })
-                .collect(),
+            seats: self.seat_infos(connected),
             boards: BoardId::ALL.map(|b| self.board_state(b, you)),
             clocks: self.clocks(now),
             moves: (0..self.game.record().len())
@@ -194,6 +199,32 @@ impl Hub {
                 you: you.map(seat_name),
             },
         ));
+    }
+
+    /// The seats (who is connected) to every watcher of a match but `except`.
+    pub(super) fn broadcast_seats(
+        &self,
+        match_id: &str,
+        except: Option<ConnId>,
+        fx: &mut Vec<Effect>,
+    ) {
+        let Some(m) = self.matches.get(match_id) else {
+            return;
+        };
+        let to: Vec<ConnId> = m
+            .watchers
+            .iter()
+            .copied()
+            .filter(|&w| Some(w) != except)
+            .collect();
+        if !to.is_empty() {
+            fx.push(Effect::Send(
+                to,
+                ServerMessage::Seats {
+                    seats: self.seat_infos(m),
+                },
+            ));
+        }
     }
 
     pub(super) fn broadcast_state(&self, match_id: &str, fx: &mut Vec<Effect>) {

@@ -17,7 +17,7 @@ use super::*;
 #[derive(Default)]
 pub(crate) struct Commit {
     /// Connections opened (with their outgoing queue) and closed, in order.
-    pub(crate) conns: Vec<(ConnId, Option<mpsc::UnboundedSender<Outgoing>>)>,
+    pub(crate) conns: Vec<(ConnId, Option<OutSender>)>,
     /// The hub's effects, in order (without the store effects, once stored).
     pub(crate) effects: Vec<Effect>,
     /// To run once the batch's writes are stored and its messages sent (answers).
@@ -205,7 +205,7 @@ pub(crate) async fn stored(commit_tx: &mpsc::Sender<Commit>) {
 
 /// Sends the messages of stored batches, in order, and runs what waited for them.
 pub(crate) async fn sender(mut rx: mpsc::Receiver<Vec<Commit>>) {
-    let mut senders: HashMap<ConnId, mpsc::UnboundedSender<Outgoing>> = HashMap::new();
+    let mut senders: HashMap<ConnId, OutSender> = HashMap::new();
     while let Some(commits) = rx.recv().await {
         for commit in commits {
             for (conn, tx) in commit.conns {
@@ -227,10 +227,7 @@ pub(crate) async fn sender(mut rx: mpsc::Receiver<Vec<Commit>>) {
 }
 
 /// Sends the messages (each serialised once) and closes.
-pub(crate) fn send(
-    effects: Vec<Effect>,
-    senders: &HashMap<ConnId, mpsc::UnboundedSender<Outgoing>>,
-) {
+pub(crate) fn send(effects: Vec<Effect>, senders: &HashMap<ConnId, OutSender>) {
     for effect in effects {
         match effect {
             Effect::Send(to, msg) => {

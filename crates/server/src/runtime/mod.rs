@@ -8,11 +8,13 @@
 
 mod commit;
 mod lobby;
+mod outbox;
 mod shards;
 mod writer;
 
 pub(crate) use commit::*;
 pub(crate) use lobby::{lobby_feed, Lobby, PlayError};
+pub(crate) use outbox::{outbox, OutSender};
 pub(crate) use shards::Shards;
 pub(crate) use writer::Writer;
 
@@ -51,11 +53,7 @@ pub(crate) enum Outgoing {
 
 pub(crate) enum Command {
     /// A connection joins this shard, signed in as an account or not.
-    Connect(
-        ConnId,
-        mpsc::UnboundedSender<Outgoing>,
-        Option<crate::hub::AccountInfo>,
-    ),
+    Connect(ConnId, OutSender, Option<crate::hub::AccountInfo>),
     Disconnect(ConnId),
     Input(Input),
     Rtt(ConnId, Duration),
