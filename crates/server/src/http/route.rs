@@ -13,6 +13,7 @@ use crate::cluster::Route;
 use crate::http::App;
 use crate::hub::{read_frame, AccountInfo, ConnId, FrameError, Input};
 use crate::runtime::Command;
+use tokio::sync::mpsc;
 
 /// What a client sent.
 #[derive(Debug)]
@@ -74,12 +75,13 @@ impl ConnRouter {
                     }) => Some(match_id.clone()),
                     _ => None,
                 };
+                // Joining is boxed: it is rare (a `hello`), and its future (a cluster's routing
+                // among them) would otherwise make every connection's task as large as itself.
                 if let Some(id) = hello {
-                    let target = self.target_of(&id).await;
-                    if !self.join(target).await {
+                    if !Box::pin(self.join_match(id)).await {
                         return false;
                     }
-                } else if self.at.is_none() && !self.join(At::Shard(0)).await {
+                } else if self.at.is_none() && !Box::pin(self.join(At::Shard(0))).await {
                     return false;
                 }
                 match &self.at {
@@ -89,18 +91,18 @@ impl ConnRouter {
                         }
                         true
                     }
-                    Some(At::Shard(i)) => self
-                        .app
-                        .shards
-                        .at(*i)
-                        .send(Command::Input(Input::Frame(conn, frame)))
+                    Some(At::Shard(i)) => {
+                        deliver(
+                            self.app.shards.at(*i),
+                            Command::Input(Input::Frame(conn, frame)),
+                        )
                         .await
-                        .is_ok(),
+                    }
                     None => true,
                 }
             }
             Incoming::Binary => {
-                if self.at.is_none() && !self.join(At::Shard(0)).await {
+                if self.at.is_none() && !Box::pin(self.join(At::Shard(0))).await {
                     return false;
                 }
                 match &self.at {
@@ -118,12 +120,7 @@ impl ConnRouter {
                                 message: "binary frames are not accepted; send JSON text".into(),
                             }),
                         );
-                        self.app
-                            .shards
-                            .at(*i)
-                            .send(Command::Input(refused))
-                            .await
-                            .is_ok()
+                        deliver(self.app.shards.at(*i), Command::Input(refused)).await
                     }
                     None => true,
                 }
@@ -135,16 +132,18 @@ impl ConnRouter {
                     }
                     true
                 }
-                Some(At::Shard(i)) => self
-                    .app
-                    .shards
-                    .at(*i)
-                    .send(Command::Rtt(conn, rtt))
-                    .await
-                    .is_ok(),
+                Some(At::Shard(i)) => {
+                    deliver(self.app.shards.at(*i), Command::Rtt(conn, rtt)).await
+                }
                 None => true,
             },
         }
+    }
+
+    /// Joins where a `hello` to `match_id` goes.
+    async fn join_match(&mut self, match_id: String) -> bool {
+        let target = self.target_of(&match_id).await;
+        self.join(target).await
     }
 
     /// Where a `hello` to `match_id` goes.
@@ -209,5 +208,18 @@ impl ConnRouter {
             }
             None => {}
         }
+    }
+}
+
+/// Hands a command to a shard: at once when its inbox has room (the usual case, with no future
+/// to keep), else waiting for room in a boxed future (the back pressure of a busy shard) so that
+/// a connection's task does not carry the size of a pending send. False once the shard is gone.
+async fn deliver(inbox: &mpsc::Sender<Command>, command: Command) -> bool {
+    match inbox.try_send(command) {
+        Ok(()) => true,
+        Err(mpsc::error::TrySendError::Full(command)) => {
+            Box::pin(inbox.send(command)).await.is_ok()
+        }
+        Err(mpsc::error::TrySendError::Closed(_)) => false,
     }
 }

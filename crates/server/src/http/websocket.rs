@@ -57,13 +57,16 @@ pub(crate) async fn websocket(
     // 128 KiB keeps thousands of connections small; larger frames still grow it as needed.
     ws.max_message_size(MAX_CLIENT_MESSAGE * 16)
         .read_buffer_size(WS_READ_BUFFER)
-        .on_upgrade(move |socket| client(socket, app, account))
+        .on_upgrade(move |socket| client(Box::new(socket), app, account))
 }
 
-pub(crate) async fn client(socket: WebSocket, app: App, account: Option<AccountInfo>) {
+/// A connection: its reader (this task) and its writer. The socket comes boxed: a task keeps
+/// room for its arguments, and the socket, inline, is larger than everything else the task holds
+/// (it moves into the reader's and writer's shared half at once).
+pub(crate) async fn client(socket: Box<WebSocket>, app: App, account: Option<AccountInfo>) {
     let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
     let (out_tx, mut out_rx) = outbox();
-    let (mut sink, mut stream) = socket.split();
+    let (mut sink, mut stream) = (*socket).split();
     let started = app.started;
     // The connection's writer: its queue of messages, and a ping every PING_EVERY (one task and
     // one timer per connection for both).
