@@ -655,6 +655,7 @@ impl Match {
             // F4.4: a move at the instant the match ended; the clock has already stopped.
             clock.remaining(seat.color, now)
         };
+        grow_by_chunks(&mut self.record);
         self.record.push(RecordedMove {
             seat,
             mv: m,
@@ -1068,5 +1069,38 @@ impl Match {
     /// Both boards as one text, `FEN_A | FEN_B`.
     pub fn fen(&self) -> String {
         write_bughouse_fen(self.position(BoardId::A), self.position(BoardId::B))
+    }
+}
+
+/// How many entries a match's per-move list grows by when full.
+const RECORD_CHUNK: usize = 64;
+
+/// Makes room for one more entry by a chunk at a time instead of doubling: a server keeps
+/// thousands of matches' records for their whole length, and doubling leaves a quarter of each
+/// unused on average (half just after it grew). Copying a record every 64 moves costs little.
+pub(crate) fn grow_by_chunks<T>(list: &mut Vec<T>) {
+    if list.len() == list.capacity() {
+        list.reserve_exact(RECORD_CHUNK);
+    }
+}
+
+#[cfg(test)]
+mod chunk_tests {
+    use super::*;
+
+    #[test]
+    fn per_move_lists_grow_by_chunks_not_by_doubling() {
+        let mut list: Vec<u64> = Vec::new();
+        for i in 0..300 {
+            grow_by_chunks(&mut list);
+            list.push(i);
+            // Never more than one chunk unused (doubling would leave 212 of 512 at 300).
+            assert!(
+                list.capacity() - list.len() < RECORD_CHUNK,
+                "{}",
+                list.capacity()
+            );
+        }
+        assert_eq!(list.capacity(), 320);
     }
 }

@@ -228,6 +228,7 @@ impl BoardGame {
     /// [`crate::IllegalMove`] when the move is not legal; nothing changes.
     pub fn play(&mut self, m: Move) -> Result<Option<Role>, crate::IllegalMove> {
         let passed = self.position.play(m)?;
+        crate::game::grow_by_chunks(&mut self.keys);
         self.keys.push(self.position.board_key());
         Ok(passed)
     }
