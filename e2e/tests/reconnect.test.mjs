@@ -185,6 +185,11 @@ test('partner talk, a reload and a dropped connection lose and double nothing', 
   // would; the page's reconnection attempts fail while offline.
   await alice.evaluate(() => window.__bughouseTest.dropSocket());
   await alice.locator('header .conn.bad').waitFor();
+  // The others see her away (the server sends them the seats), and back later.
+  const whiteADot = (page, state) =>
+    page.locator('li.seat-row', { has: page.locator('.seat', { hasText: /^WhiteA$/ }) }).locator(`.dot${state}`);
+  await whiteADot(spectator, ':not(.on)').waitFor();
+  await whiteADot(pages.BlackA, ':not(.on)').waitFor();
   // He moves while offline: the move waits in the page.
   await play('WhiteA', 'g1', 'f3');
   await alice.locator('header .conn', { hasText: '1 action waiting to be sent' }).waitFor();
@@ -201,6 +206,8 @@ test('partner talk, a reload and a dropped connection lose and double nothing', 
   // Back: he sees every move, his own played once.
   await seesMoves(alice, 6);
   await alice.locator('header .conn:not(.bad)').waitFor({ state: 'attached' });
+  await whiteADot(spectator, '.on').waitFor();
+  await whiteADot(pages.BlackA, '.on').waitFor();
   await seesMoves(pages.BlackA, 6);
   const aliceRecord = await recordOf(alice);
   assert.deepEqual(aliceRecord, await recordOf(pages.BlackA), "WhiteA's record is an opponent's");
