@@ -104,6 +104,8 @@ pub(crate) async fn serve(
     let last_alive = store.last_alive(&node).await?;
     if let Some(cluster) = &cluster {
         cluster.set_last_alive(last_alive);
+        // Before any match of this process exists.
+        cluster.inherit(&store).await;
     }
     let mut anchors = Vec::new();
     let to_restore = if cluster.is_some() {

@@ -78,6 +78,9 @@ struct Inner {
     /// This node's id died less than a lease ago (a crash and a restart): the leases still in
     /// its name are taken back at once rather than left to lapse.
     restarted: bool,
+    /// Those matches, found before this process created any (see [`Cluster::inherit`]), until
+    /// taken back.
+    inherited: Mutex<HashSet<String>>,
     /// This node id's last heartbeat before this process (Unix ms), from which the matches
     /// taken back resume.
     last_alive: OnceLock<Option<i64>>,
@@ -157,6 +160,7 @@ impl Cluster {
             placing: Mutex::default(),
             next_request: AtomicU64::new(0),
             restarted,
+            inherited: Mutex::default(),
             last_alive: OnceLock::new(),
             app: OnceLock::new(),
             stopping: AtomicBool::new(false),
@@ -246,9 +250,7 @@ impl Cluster {
                 Ok(h) => match h.into_iter().next().flatten() {
                     Some(owner) if owner == self.0.node => {
                         // In this node's name but not in its memory: its predecessor's.
-                        if self.0.restarted {
-                            takeover::take_back(self, match_id).await;
-                        }
+                        takeover::take_back(self, match_id).await;
                         return Route::Local;
                     }
                     Some(owner) => return Route::Node(owner),
@@ -271,13 +273,38 @@ impl Cluster {
     /// restarted under its node id and the match's lease is still in that name, it is taken
     /// back first (the other node routed the connection here by that lease).
     pub(crate) async fn reclaim(&self, match_id: &str) {
-        if !self.0.restarted || self.owns(match_id) || match_id.len() > 64 {
+        if lock(&self.0.inherited).contains(match_id) {
+            takeover::take_back(self, match_id).await;
+        }
+    }
+
+    /// A node restarted under its id: finds the matches in progress whose lease is still in
+    /// its name (its predecessor's), to take them back. Called before this process creates or
+    /// takes any match, so that none of its own is mistaken for one.
+    pub(crate) async fn inherit(&self, store: &bughouse_store::Store) {
+        if !self.0.restarted {
             return;
         }
-        let ids = [match_id.to_owned()];
-        if let Ok(h) = lease::holders(&mut self.redis(), &ids).await {
-            if h.into_iter().next().flatten().as_deref() == Some(self.node()) {
-                takeover::take_back(self, match_id).await;
+        let ids = match store.live_match_ids().await {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::error!("cannot list the matches to take back (their leases lapse): {e}");
+                return;
+            }
+        };
+        match lease::holders(&mut self.redis(), &ids).await {
+            Ok(holders) => {
+                let mine: HashSet<String> = ids
+                    .into_iter()
+                    .zip(holders)
+                    .filter(|(_, h)| h.as_deref() == Some(self.node()))
+                    .map(|(id, _)| id)
+                    .collect();
+                tracing::info!(matches = mine.len(), "matches of this node id to take back");
+                *lock(&self.0.inherited) = mine;
+            }
+            Err(e) => {
+                tracing::error!("cannot read the leases to take back (they lapse): {e}");
             }
         }
     }

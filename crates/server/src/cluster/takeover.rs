@@ -35,12 +35,16 @@ pub(crate) async fn take_over(cluster: &Cluster, match_id: &str) -> bool {
 /// its predecessor under the same node id died (a crash and a restart within a lease). It is
 /// restored from the predecessor's last heartbeat, as a takeover is.
 pub(crate) async fn take_back(cluster: &Cluster, match_id: &str) -> bool {
-    if cluster.stopping() || cluster.owns(match_id) {
+    if cluster.stopping() {
         return false;
     }
     let Some(app) = cluster.app() else {
         return false;
     };
+    // Only the predecessor's (found at start), once.
+    if !lock(&cluster.0.inherited).remove(match_id) {
+        return false;
+    }
     tracing::info!(%match_id, "taking back a match of this node id's predecessor");
     adopt(cluster, app, match_id, cluster.node().to_owned()).await
 }
@@ -185,7 +189,7 @@ pub(crate) async fn scan(cluster: Cluster) {
                 None => {
                     take_over(&cluster, id).await;
                 }
-                Some(h) if h == cluster.node() && cluster.0.restarted => {
+                Some(h) if h == cluster.node() => {
                     take_back(&cluster, id).await;
                 }
                 Some(_) => {}
