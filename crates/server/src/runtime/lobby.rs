@@ -11,6 +11,9 @@
 //! Requests are taken one at a time (a lock), so players pressing "play now" together
 //! fill one match rather than each creating his own; the seat is taken by the match's shard
 //! in one step, and a match that filled or started meanwhile is passed over for the next.
+//! In a cluster the placement is among every node's open matches, one at a time across the
+//! nodes (a turn in Redis), a match of another node seated by its owner over the bus
+//! (`crate::cluster`, `place.rs`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
