@@ -1,10 +1,16 @@
 //! Three `bughouse serve --bus` nodes on one PostgreSQL and one Redis (loopback, started by
 //! .ci/postgres.sh and .ci/redis.sh): a match played by players on different nodes and watched
 //! from a third; the owner killed mid-match and the match going on through the others with
-//! every acknowledged move; a node stopped politely handing its match over.
+//! every acknowledged move; a node stopped politely handing its match over. Tournaments and
+//! "play now" across the nodes: `cluster/site.rs`; a node restarted under its id:
+//! `cluster/restart.rs`.
 
 #[path = "cluster/harness.rs"]
 mod harness;
+#[path = "cluster/restart.rs"]
+mod restart;
+#[path = "cluster/site.rs"]
+mod site;
 
 use std::time::{Duration, Instant};
 

@@ -102,6 +102,11 @@ pub(crate) async fn serve(
         .as_ref()
         .map_or(NODE.to_owned(), |c| c.node().to_owned());
     let last_alive = store.last_alive(&node).await?;
+    if let Some(cluster) = &cluster {
+        cluster.set_last_alive(last_alive);
+        // Before any match of this process exists.
+        cluster.inherit(&store).await;
+    }
     let mut anchors = Vec::new();
     let to_restore = if cluster.is_some() {
         Vec::new()
@@ -171,8 +176,12 @@ pub(crate) async fn serve(
         shards: shards.clone(),
         store: store.clone(),
     };
-    let tournaments = Arc::new(tournaments::Service::load(store.clone(), hub_handle).await?);
+    let tournaments =
+        Arc::new(tournaments::Service::load(store.clone(), hub_handle, cluster.is_some()).await?);
     tokio::spawn(tournaments::results_task(tournaments.clone(), finished_rx));
+    if cluster.is_some() {
+        tokio::spawn(tournaments::sweep_task(tournaments.clone()));
+    }
     let accounts = Arc::new(Accounts::new(store.clone(), AccountsConfig::from_env()));
     tokio::spawn(sweep_sessions(store.clone()));
     let lobby = Arc::new(

@@ -69,6 +69,10 @@ pub enum StoreError {
     /// [`Store::create_tournament`] with an id already taken.
     #[error("tournament {0:?} already exists")]
     TournamentExists(String),
+    /// [`Store::save_tournament_over`]: the tournament changed since the version it was read at
+    /// (another node or request changed it first); nothing was stored.
+    #[error("tournament {0:?} changed meanwhile")]
+    TournamentChanged(String),
     /// An argument that can't be stored: an empty match id, a negative ply or time, ...
     #[error("invalid argument: {0}")]
     Invalid(String),

@@ -246,10 +246,12 @@ impl Store {
 
 // The modules that run SQL, declared after `with_pool!`, which they use.
 mod batch;
+mod exclusive;
 mod heartbeat;
 mod read;
 mod tournaments;
 mod write;
+pub use exclusive::Exclusive;
 pub use tournaments::{StoredTournament, TournamentMatch};
 mod otb;
 pub use otb::{NewOtbTable, OtbResult, StoredOtbEvent, StoredOtbTable};

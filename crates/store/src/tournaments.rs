@@ -94,15 +94,57 @@ impl Store {
         updated_at_ms: i64,
         new_matches: &[TournamentMatch],
     ) -> Result<(), StoreError> {
+        self.save_tournament_at(id, None, data_json, updated_at_ms, new_matches)
+            .await
+    }
+
+    /// [`Store::save_tournament`], only if the stored tournament is still the version read
+    /// (its `updated_at_ms` is `read_at_ms`): of two processes changing one version, one
+    /// stores and the other is refused.
+    ///
+    /// Errors: those of [`Store::save_tournament`], and [`StoreError::TournamentChanged`] if
+    /// the stored version is another (nothing is then stored).
+    pub async fn save_tournament_over(
+        &self,
+        id: &str,
+        read_at_ms: i64,
+        data_json: &str,
+        updated_at_ms: i64,
+        new_matches: &[TournamentMatch],
+    ) -> Result<(), StoreError> {
+        self.save_tournament_at(id, Some(read_at_ms), data_json, updated_at_ms, new_matches)
+            .await
+    }
+
+    /// When the tournament `id` last changed (its version), `None` if there is none.
+    pub async fn tournament_version(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        Ok(with_pool!(self, pool => {
+            sqlx::query_scalar("SELECT updated_at_ms FROM tournaments WHERE id = $1")
+                .bind(id)
+                .fetch_optional(pool)
+                .await?
+        }))
+    }
+
+    async fn save_tournament_at(
+        &self,
+        id: &str,
+        read_at_ms: Option<i64>,
+        data_json: &str,
+        updated_at_ms: i64,
+        new_matches: &[TournamentMatch],
+    ) -> Result<(), StoreError> {
         let outcome: Result<u64, sqlx::Error> = with_pool!(self, pool => {
             async {
                 let mut tx = pool.begin().await?;
                 let n = sqlx::query(
-                    "UPDATE tournaments SET data_json = $2, updated_at_ms = $3 WHERE id = $1",
+                    "UPDATE tournaments SET data_json = $2, updated_at_ms = $3 \
+                     WHERE id = $1 AND ($4 IS NULL OR updated_at_ms = $4)",
                 )
                 .bind(id)
                 .bind(data_json)
                 .bind(updated_at_ms)
+                .bind(read_at_ms)
                 .execute(&mut *tx)
                 .await?
                 .rows_affected();
@@ -128,7 +170,10 @@ impl Store {
             .await
         });
         match outcome {
-            Ok(0) => Err(StoreError::NoSuchTournament(id.to_owned())),
+            Ok(0) => match (read_at_ms, self.tournament_version(id).await?) {
+                (Some(_), Some(_)) => Err(StoreError::TournamentChanged(id.to_owned())),
+                _ => Err(StoreError::NoSuchTournament(id.to_owned())),
+            },
             Ok(_) => Ok(()),
             Err(e) if is_unique_violation(&e) => Err(StoreError::Invalid(format!(
                 "tournament {id:?}: a pairing or match is linked already"

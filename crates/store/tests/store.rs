@@ -32,6 +32,7 @@ suite!(
     concurrent_writers,
     tournaments_round_trip,
     tournament_refusals,
+    tournament_versions_and_exclusive,
     talk_anchor_and_heartbeat,
 );
 
@@ -1051,4 +1052,65 @@ async fn finished_match_end(store: &Store, id: &str) {
         )
         .await
         .unwrap();
+}
+
+/// A save over a version is refused once another save changed it, and the lock is held by one
+/// holder at a time (in PostgreSQL, across connections; in SQLite it is only a token).
+async fn tournament_versions_and_exclusive(db: &TestDb) {
+    let store = db.store().await;
+    store
+        .create_tournament(&new_tournament("t1", T0))
+        .await
+        .unwrap();
+    assert_eq!(store.tournament_version("t1").await.unwrap(), Some(T0));
+    assert_eq!(store.tournament_version("nope").await.unwrap(), None);
+    store
+        .save_tournament_over("t1", T0, "{\"v\": 1}", T0 + 1, &[link(1, 1, "m1")])
+        .await
+        .unwrap();
+    // A second writer that read T0 too is refused, and stores nothing (not its links).
+    let err = store
+        .save_tournament_over("t1", T0, "{\"v\": 2}", T0 + 2, &[link(1, 2, "m2")])
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, StoreError::TournamentChanged(ref id) if id == "t1"),
+        "{err}"
+    );
+    let err = store
+        .save_tournament_over("nope", T0, "{}", T0 + 2, &[])
+        .await
+        .unwrap_err();
+    assert!(matches!(err, StoreError::NoSuchTournament(_)), "{err}");
+    let t1 = store.load_tournament("t1").await.unwrap().unwrap();
+    assert_eq!(
+        (t1.data_json.as_str(), t1.updated_at_ms),
+        ("{\"v\": 1}", T0 + 1)
+    );
+    assert_eq!(t1.matches, [link(1, 1, "m1")]);
+
+    let held = store.exclusive("tournament:t1").await.unwrap();
+    if store.backend() == Backend::Postgres {
+        let other = db.store().await;
+        let waiting = tokio::spawn(async move {
+            let lock = other.exclusive("tournament:t1").await.unwrap();
+            lock.release().await;
+        });
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert!(!waiting.is_finished(), "a second holder waits");
+        // Another name is not held.
+        store
+            .exclusive("tournament:t2")
+            .await
+            .unwrap()
+            .release()
+            .await;
+        held.release().await;
+        tokio::time::timeout(Duration::from_secs(5), waiting)
+            .await
+            .expect("the second holder gets the lock once released")
+            .unwrap();
+    } else {
+        held.release().await;
+    }
 }

@@ -159,6 +159,18 @@ pub(crate) async fn holders(
     redis::cmd("MGET").arg(keys).query_async(redis).await
 }
 
+/// How long the node key of `node` has to live, milliseconds (`None`: there is none).
+pub(crate) async fn node_ttl(
+    redis: &mut ConnectionManager,
+    node: &str,
+) -> redis::RedisResult<Option<i64>> {
+    let ttl: i64 = redis::cmd("PTTL")
+        .arg(node_key(node))
+        .query_async(redis)
+        .await?;
+    Ok((ttl >= 0).then_some(ttl))
+}
+
 /// Whether each node is alive (its node key not lapsed), in the order of `nodes`.
 pub(crate) async fn alive(
     redis: &mut ConnectionManager,

@@ -87,7 +87,7 @@ impl Cluster {
     }
 
     /// Writes this node's part of the lobby.
-    async fn publish_lobby_part(&self) -> Result<(), super::ClusterError> {
+    pub(super) async fn publish_lobby_part(&self) -> Result<(), super::ClusterError> {
         let Some(app) = self.app() else {
             return Ok(());
         };

@@ -7,12 +7,13 @@
 
 mod lease;
 mod lobby;
+mod place;
 mod relay;
 mod takeover;
 mod wire;
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use redis::aio::ConnectionManager;
@@ -36,6 +37,9 @@ pub enum ClusterError {
     /// A node id with other characters than letters, digits, `-` and `_`, or empty or long.
     #[error("bad node id {0:?}: use 1 to 64 letters, digits, '-' or '_'")]
     BadNodeId(String),
+    /// Another running node has this id (its node key is being renewed).
+    #[error("node id {0:?} is in use by a running node: give each node its own --node-id")]
+    NodeIdInUse(String),
 }
 
 /// Where a connection's frames go: this node's hub, or another node that owns the match.
@@ -67,6 +71,19 @@ struct Inner {
     relays: Mutex<HashMap<ConnId, (String, crate::runtime::OutSender)>>,
     /// Owner side: the connections other nodes relay here, by (their node, their number).
     remotes: Mutex<HashMap<(String, ConnId), mpsc::UnboundedSender<Incoming>>>,
+    /// "Play now" requests this node sent to owners, waiting for their answer, by number.
+    placing: Mutex<HashMap<u64, oneshot::Sender<place::Answer>>>,
+    /// The number of the next such request.
+    next_request: AtomicU64,
+    /// This node's id died less than a lease ago (a crash and a restart): the leases still in
+    /// its name are taken back at once rather than left to lapse.
+    restarted: bool,
+    /// Those matches, found before this process created any (see [`Cluster::inherit`]), until
+    /// taken back.
+    inherited: Mutex<HashSet<String>>,
+    /// This node id's last heartbeat before this process (Unix ms), from which the matches
+    /// taken back resume.
+    last_alive: OnceLock<Option<i64>>,
     /// The routes and tasks of this node, set once it serves.
     app: OnceLock<App>,
     stopping: AtomicBool,
@@ -105,6 +122,27 @@ impl Cluster {
         }
         let client = redis::Client::open(url)?;
         let mut redis = client.get_connection_manager().await?;
+        // A node key of this id: a node of this id died less than a lease ago (this node takes
+        // its matches back at once), or one is running (refused). A running node renews it.
+        let restarted = match lease::node_ttl(&mut redis, &node).await? {
+            None => false,
+            Some(first) => {
+                let since = std::time::Instant::now();
+                tokio::time::sleep(lease::RENEW_EVERY + std::time::Duration::from_millis(300))
+                    .await;
+                let waited = i64::try_from(since.elapsed().as_millis()).unwrap_or(i64::MAX);
+                match lease::node_ttl(&mut redis, &node).await? {
+                    // Lapsing more slowly than time passes: renewed meanwhile.
+                    Some(second) if second > first - waited + 200 => {
+                        return Err(ClusterError::NodeIdInUse(node));
+                    }
+                    _ => true,
+                }
+            }
+        };
+        if restarted {
+            tracing::warn!(%node, "this node id died less than a lease ago: taking its matches back");
+        }
         // Alive from now on (the renewal task keeps it so).
         lease::renew(&mut redis, &node, &[]).await?;
         let (publish, to_publish) = mpsc::unbounded_channel();
@@ -119,6 +157,11 @@ impl Cluster {
             unrestorable: Mutex::default(),
             relays: Mutex::default(),
             remotes: Mutex::default(),
+            placing: Mutex::default(),
+            next_request: AtomicU64::new(0),
+            restarted,
+            inherited: Mutex::default(),
+            last_alive: OnceLock::new(),
             app: OnceLock::new(),
             stopping: AtomicBool::new(false),
         })))
@@ -151,6 +194,18 @@ impl Cluster {
     /// Whether this node holds the lease of a match.
     pub(crate) fn owns(&self, match_id: &str) -> bool {
         lock(&self.0.owned).contains(match_id)
+    }
+
+    /// Records this node id's last heartbeat before this process started (read before its own
+    /// heartbeat starts).
+    pub(crate) fn set_last_alive(&self, last_alive: Option<i64>) {
+        let _ = self.0.last_alive.set(last_alive);
+    }
+
+    /// The last heartbeat of `node` if it is this node's id (this process's predecessor):
+    /// `Some` with what was read at start, `None` for another node (read it from the store).
+    pub(crate) fn own_last_alive(&self, node: &str) -> Option<Option<i64>> {
+        (node == self.0.node).then(|| self.0.last_alive.get().copied().flatten())
     }
 
     /// The node that owned a match before this one took it over (taken once).
@@ -193,7 +248,11 @@ impl Cluster {
         for _ in 0..2 {
             match lease::holders(&mut self.redis(), &ids).await {
                 Ok(h) => match h.into_iter().next().flatten() {
-                    Some(owner) if owner == self.0.node => return Route::Local,
+                    Some(owner) if owner == self.0.node => {
+                        // In this node's name but not in its memory: its predecessor's.
+                        takeover::take_back(self, match_id).await;
+                        return Route::Local;
+                    }
                     Some(owner) => return Route::Node(owner),
                     None => {
                         if takeover::take_over(self, match_id).await {
@@ -208,6 +267,46 @@ impl Cluster {
             }
         }
         Route::Local
+    }
+
+    /// A connection another node relays here says hello to `match_id`: if this process
+    /// restarted under its node id and the match's lease is still in that name, it is taken
+    /// back first (the other node routed the connection here by that lease).
+    pub(crate) async fn reclaim(&self, match_id: &str) {
+        if lock(&self.0.inherited).contains(match_id) {
+            takeover::take_back(self, match_id).await;
+        }
+    }
+
+    /// A node restarted under its id: finds the matches in progress whose lease is still in
+    /// its name (its predecessor's), to take them back. Called before this process creates or
+    /// takes any match, so that none of its own is mistaken for one.
+    pub(crate) async fn inherit(&self, store: &bughouse_store::Store) {
+        if !self.0.restarted {
+            return;
+        }
+        let ids = match store.live_match_ids().await {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::error!("cannot list the matches to take back (their leases lapse): {e}");
+                return;
+            }
+        };
+        match lease::holders(&mut self.redis(), &ids).await {
+            Ok(holders) => {
+                let mine: HashSet<String> = ids
+                    .into_iter()
+                    .zip(holders)
+                    .filter(|(_, h)| h.as_deref() == Some(self.node()))
+                    .map(|(id, _)| id)
+                    .collect();
+                tracing::info!(matches = mine.len(), "matches of this node id to take back");
+                *lock(&self.0.inherited) = mine;
+            }
+            Err(e) => {
+                tracing::error!("cannot read the leases to take back (they lapse): {e}");
+            }
+        }
     }
 
     /// Sends a message to a node's inbox.

@@ -98,8 +98,15 @@ fn deliver(cluster: &Cluster, wire: Wire) {
         let mut remotes = lock(&cluster.0.remotes);
         match incoming {
             Some(incoming) => {
-                if let Some(tx) = remotes.get(&(from, conn)) {
-                    let _ = tx.send(incoming);
+                let known = remotes
+                    .get(&(from.clone(), conn))
+                    .map(|tx| tx.send(incoming))
+                    .is_some();
+                drop(remotes);
+                // Opened with a process that is gone (this node id restarted): the socket's
+                // node closes it, and its client reconnects.
+                if !known {
+                    cluster.send(&from, &Wire::Shut { conn });
                 }
             }
             None => {
@@ -148,6 +155,12 @@ fn deliver(cluster: &Cluster, wire: Wire) {
                 let _ = out.send(Outgoing::Close);
             }
         }
+        Wire::Place {
+            from,
+            request,
+            text,
+        } => cluster.on_place(from, request, &text),
+        Wire::Placed { request, text } => cluster.on_placed(request, &text),
     }
 }
 

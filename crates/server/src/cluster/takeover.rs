@@ -28,6 +28,34 @@ pub(crate) async fn take_over(cluster: &Cluster, match_id: &str) -> bool {
             return false;
         }
     };
+    adopt(cluster, app, match_id, previous).await
+}
+
+/// Takes back a match whose lease is in this node's name but that this process does not run:
+/// its predecessor under the same node id died (a crash and a restart within a lease). It is
+/// restored from the predecessor's last heartbeat, as a takeover is.
+pub(crate) async fn take_back(cluster: &Cluster, match_id: &str) -> bool {
+    if cluster.stopping() {
+        return false;
+    }
+    let Some(app) = cluster.app() else {
+        return false;
+    };
+    // Only the predecessor's (found at start), once.
+    if !lock(&cluster.0.inherited).remove(match_id) {
+        return false;
+    }
+    tracing::info!(%match_id, "taking back a match of this node id's predecessor");
+    adopt(cluster, app, match_id, cluster.node().to_owned()).await
+}
+
+/// This node holds the lease of `match_id`: its shard restores the match.
+async fn adopt(
+    cluster: &Cluster,
+    app: &crate::http::App,
+    match_id: &str,
+    previous: String,
+) -> bool {
     let started = Instant::now();
     lock(&cluster.0.previous).insert(match_id.to_owned(), previous.clone());
     lock(&cluster.0.owned).insert(match_id.to_owned());
@@ -123,7 +151,8 @@ async fn stop_match(cluster: &Cluster, match_id: String) {
 }
 
 /// Every [`SCAN_EVERY`]: the matches waiting or in progress whose lease nobody holds are taken
-/// over (the nodes race for each; one wins).
+/// over (the nodes race for each; one wins), and those whose lease is in this node's name but
+/// not in its memory are taken back (a restart under the same id).
 pub(crate) async fn scan(cluster: Cluster) {
     let mut every = tokio::time::interval(SCAN_EVERY);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -156,8 +185,14 @@ pub(crate) async fn scan(cluster: Cluster) {
             }
         };
         for (id, holder) in ids.iter().zip(holders) {
-            if holder.is_none() {
-                take_over(&cluster, id).await;
+            match holder {
+                None => {
+                    take_over(&cluster, id).await;
+                }
+                Some(h) if h == cluster.node() => {
+                    take_back(&cluster, id).await;
+                }
+                Some(_) => {}
             }
         }
     }

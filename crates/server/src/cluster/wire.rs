@@ -61,6 +61,22 @@ pub(crate) enum Wire {
         /// The connection's number on the node holding the socket.
         conn: ConnId,
     },
+    /// "Play now": seat a player in a waiting match of the node addressed (its owner).
+    Place {
+        /// The asking node.
+        from: String,
+        /// The request's number there.
+        request: u64,
+        /// What is asked (JSON, `place.rs`).
+        text: String,
+    },
+    /// The owner's answer to a `place`.
+    Placed {
+        /// The request's number on the asking node.
+        request: u64,
+        /// The seat and its token, or why not (JSON, `place.rs`).
+        text: String,
+    },
 }
 
 /// A bus message that cannot be read (from a node of another version, say).
@@ -86,6 +102,12 @@ impl Wire {
             Wire::Close { from, conn } => format!("close {from} {conn}\n"),
             Wire::Out { conn, text } => format!("out - {conn}\n{text}"),
             Wire::Shut { conn } => format!("shut - {conn}\n"),
+            Wire::Place {
+                from,
+                request,
+                text,
+            } => format!("place {from} {request}\n{text}"),
+            Wire::Placed { request, text } => format!("placed - {request}\n{text}"),
         }
     }
 
@@ -132,6 +154,15 @@ impl Wire {
                 text: body.to_owned(),
             },
             "shut" => Wire::Shut { conn },
+            "place" => Wire::Place {
+                from,
+                request: conn,
+                text: body.to_owned(),
+            },
+            "placed" => Wire::Placed {
+                request: conn,
+                text: body.to_owned(),
+            },
             _ => return Err(WireError("unknown kind")),
         })
     }
@@ -177,6 +208,15 @@ mod tests {
                 text: "{}".into(),
             },
             Wire::Shut { conn: 9 },
+            Wire::Place {
+                from: "n1".into(),
+                request: 4,
+                text: "{\"match_id\":\"m\"}".into(),
+            },
+            Wire::Placed {
+                request: 4,
+                text: "\"Full\"".into(),
+            },
         ];
         for wire in all {
             assert_eq!(Wire::decode(wire.encode().as_bytes()).unwrap(), wire);

@@ -153,6 +153,10 @@ impl ConnRouter {
                 Route::Local => At::Shard(self.app.shards.index_of(match_id)),
                 Route::Node(owner) => At::Node(owner),
             },
+            Some(cluster) => {
+                cluster.reclaim(match_id).await;
+                At::Shard(self.app.shards.index_of(match_id))
+            }
             _ => At::Shard(self.app.shards.index_of(match_id)),
         }
     }

@@ -1,7 +1,8 @@
 //! Over-the-board tables: a table is stored as its settings and the events it accepted; each
 //! request replays them through [`bughouse_core::otb::Table`], which takes every decision. This
 //! service only checks the key, skips resent events, stores, and enters a tournament pairing's
-//! result when its table's match ends. The routes are in `http/otb.rs`.
+//! result when its table's match ends. Writes to a table take turns, on one node (a lock) and
+//! across the nodes of a cluster (the store's [`Store::exclusive`]). The routes are in `http/otb.rs`.
 
 mod record;
 mod table;
@@ -149,6 +150,8 @@ impl Service {
             )));
         }
         let _turn = self.writes.lock().await;
+        // Across the nodes of a cluster too (nothing more with SQLite).
+        let shared = self.store.exclusive(&format!("otb:{id}")).await?;
         let mut stored = self.load(id).await?;
         if sha256_hex(&req.key) != stored.table.key_hash {
             return Err(Error::WrongKey);
@@ -209,6 +212,7 @@ impl Service {
                 stored.result = Some(r);
             }
         }
+        shared.release().await;
         Ok(view(&stored, &table, applied, rejected))
     }
 }
@@ -236,6 +240,10 @@ impl Service {
             .await?;
         let preset = Rulebook::from_preset(p.preset).map_err(|e| Error::Invalid(e.to_string()))?;
         let _turn = self.writes.lock().await;
+        let shared = self
+            .store
+            .exclusive(&format!("otb-pairing:{tid}:{round}:{table}"))
+            .await?;
         let existing = self
             .store
             .otb_tables_of_tournament(tid)
@@ -249,6 +257,7 @@ impl Service {
                     == Some((round, table))
             });
         if let Some(t) = existing {
+            shared.release().await;
             let key = tournament_key(&p.organiser_hash, &t.table.id);
             return Ok(CreatedOtbTable {
                 url: format!("/otb/{}#{key}", t.table.id),
@@ -265,7 +274,9 @@ impl Service {
         let id = random_text(10)?;
         let key = tournament_key(&p.organiser_hash, &id);
         let pairing = Some((tid.to_owned(), i64::from(round), i64::from(table)));
-        self.insert(&req, id, key, pairing).await
+        let created = self.insert(&req, id, key, pairing).await;
+        shared.release().await;
+        created
     }
 }
 

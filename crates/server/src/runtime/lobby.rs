@@ -11,6 +11,9 @@
 //! Requests are taken one at a time (a lock), so players pressing "play now" together
 //! fill one match rather than each creating his own; the seat is taken by the match's shard
 //! in one step, and a match that filled or started meanwhile is passed over for the next.
+//! In a cluster the placement is among every node's open matches, one at a time across the
+//! nodes (a turn in Redis), a match of another node seated by its owner over the bus
+//! (`crate::cluster`, `place.rs`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -19,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use bughouse_core::TimeControl;
 use bughouse_protocol::lobby::{LobbySnapshot, OpenMatch, PlacedSeat, PlayNow};
-use bughouse_protocol::{CreateMatch, MAX_NAME};
+use bughouse_protocol::{CreateMatch, SeatName, MAX_NAME};
 use bughouse_store::{Account, Store, StoreError};
 use tokio::sync::{oneshot, watch, Mutex};
 
@@ -32,6 +35,10 @@ use crate::hub::{
 
 /// How often, at most, the feed sends a new snapshot.
 pub(crate) const FEED_EVERY: Duration = Duration::from_secs(1);
+
+/// How long "play now" tries open matches before it opens one (in a cluster, owners that do
+/// not answer are waited for).
+const PLACE_FOR: Duration = Duration::from_millis(3000);
 
 /// How long the lobby keeps a seated account's rating before reading it again.
 pub(crate) const RATING_TTL: Duration = Duration::from_secs(30);
@@ -250,31 +257,46 @@ impl Lobby {
             rated: request.rated,
         };
         let _one_at_a_time = self.play.lock().await;
+        // In a cluster, one placement at a time across the nodes too.
+        let turn = match &self.cluster {
+            Some(cluster) => Some(cluster.play_turn().await),
+            None => None,
+        };
+        let placed = self
+            .place(&request, time_control, &name, account, &asker)
+            .await;
+        if let (Some(cluster), Some(turn)) = (&self.cluster, turn) {
+            cluster.end_play_turn(turn).await;
+        }
+        placed
+    }
+
+    /// Seats the player in the best open match (of any node, in a cluster), else in a new one
+    /// (on this node).
+    async fn place(
+        &self,
+        request: &PlayNow,
+        time_control: String,
+        name: &str,
+        account: Option<AccountInfo>,
+        asker: &Asker<'_>,
+    ) -> Result<PlacedSeat, PlayError> {
         let snapshot = self.snapshot().await?;
         let order = placement_order(
             &snapshot.open,
             &request.rules,
             &time_control,
-            &asker,
+            asker,
             unix_ms(),
         );
+        let started = Instant::now();
         for id in order {
-            let (reply, answer) = oneshot::channel();
-            let sent = self
-                .shards
-                .of(&id)
-                .send(Command::Place {
-                    id: id.clone(),
-                    name: name.clone(),
-                    account: account.clone(),
-                    reply,
-                })
-                .await;
-            if sent.is_err() {
-                return Err(PlayError::Stopping);
+            // Past this, the turn might lapse: open a match rather than ask on.
+            if started.elapsed() > PLACE_FOR {
+                break;
             }
-            match answer.await {
-                Ok(Ok((seat, token))) => {
+            match self.place_in(&id, name, account.clone()).await? {
+                Ok((seat, token)) => {
                     return Ok(PlacedSeat {
                         match_id: id,
                         seat,
@@ -283,19 +305,19 @@ impl Lobby {
                     })
                 }
                 // Filled, started or gone meanwhile: the next one.
-                Ok(Err(
+                Err(
                     PlaceError::Full
                     | PlaceError::NoSuchMatch
                     | PlaceError::NameTaken(_)
                     | PlaceError::SignInRequired,
-                )) => {}
-                Ok(Err(e @ PlaceError::BadName)) => return Err(PlayError::Invalid(e.to_string())),
-                Err(_) => return Err(PlayError::Stopping),
+                ) => {}
+                Err(e @ PlaceError::BadName) => return Err(PlayError::Invalid(e.to_string())),
             }
         }
+        let name = name.to_owned();
         let (reply, answer) = oneshot::channel();
         let request = CreateMatch {
-            rules: request.rules,
+            rules: request.rules.clone(),
             time_control,
             custom: Default::default(),
             rated: request.rated,
@@ -322,6 +344,39 @@ impl Lobby {
             Ok(Err(e)) => Err(PlayError::Invalid(e)),
             Err(_) => Err(PlayError::Stopping),
         }
+    }
+}
+
+impl Lobby {
+    /// Asks the match's owner to seat the player: this node's shard, or (in a cluster) the
+    /// node holding the match's lease, over the bus.
+    async fn place_in(
+        &self,
+        id: &str,
+        name: &str,
+        account: Option<AccountInfo>,
+    ) -> Result<Result<(SeatName, String), PlaceError>, PlayError> {
+        if let Some(cluster) = &self.cluster {
+            match cluster.owner_of(id).await {
+                Some(owner) if owner != cluster.node() => {
+                    return Ok(cluster.place_remote(&owner, id, name, account).await);
+                }
+                Some(_) => {}
+                None => return Ok(Err(PlaceError::NoSuchMatch)),
+            }
+        }
+        let (reply, answer) = oneshot::channel();
+        self.shards
+            .of(id)
+            .send(Command::Place {
+                id: id.to_owned(),
+                name: name.to_owned(),
+                account,
+                reply,
+            })
+            .await
+            .map_err(|_| PlayError::Stopping)?;
+        answer.await.map_err(|_| PlayError::Stopping)
     }
 }
 

@@ -469,7 +469,13 @@ impl Loader<'_> {
                 };
             }
             if let Some(previous) = cluster.previous_owner(id) {
-                match self.store.last_alive(&previous).await {
+                // This node id's own predecessor: its heartbeat as read before this process
+                // wrote one.
+                let last = match cluster.own_last_alive(&previous) {
+                    Some(last) => Ok(last),
+                    None => self.store.last_alive(&previous).await,
+                };
+                match last {
                     Ok(last) => alive_at = self.clock.alive_at(last, stored.clock_anchor_ms),
                     Err(e) => tracing::error!(%previous, "cannot read the heartbeat: {e}"),
                 }

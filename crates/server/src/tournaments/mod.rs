@@ -17,6 +17,13 @@
 //! [`Service::match_finished`] enters them as the pairing's result, unless the organiser has
 //! entered one by hand already (a hand entry always wins; it can correct an automatic one).
 //!
+//! Several nodes (a cluster, docs/cluster.md): PostgreSQL is the one truth. Each request reads
+//! the tournament's version (`updated_at_ms`) and reads the tournament again when another node
+//! changed it; each change holds the database's lock on the tournament
+//! ([`bughouse_store::Store::exclusive`]) from reading to storing, and stores only over the
+//! version it read, so two nodes never both pair a round or enter over each other. A finished
+//! match's pairing is found in the store, so whichever node ran its end enters its result.
+//!
 //! Files: this one the state, loading and storing; `ops` what the organiser and readers ask;
 //! `view` the tournament as the API shows it ([`bughouse_protocol::tournament`]); `wire` the
 //! protocol's names for the library's values.
@@ -29,9 +36,9 @@ mod wire;
 use std::collections::{BTreeMap, HashMap};
 
 use bughouse_core::TimeControl;
-use bughouse_store::{Store, StoreError, TournamentMatch};
+use bughouse_store::{Exclusive, Store, StoreError, StoredTournament, TournamentMatch};
 use bughouse_tournament::{MatchRecord, Tournament, TournamentError};
-use tokio::sync::{mpsc, Mutex};
+use tokio::sync::{mpsc, Mutex, MutexGuard};
 
 use crate::app::{sha256_hex, unix_ms};
 use crate::runtime::HubHandle;
@@ -119,6 +126,40 @@ impl Registry {
         self.tournaments.get(id).ok_or(Error::NotFound)
     }
 
+    /// Keeps a stored tournament (replacing the one of its id); an unreadable one is logged and
+    /// left out.
+    fn insert(&mut self, stored: StoredTournament) {
+        let tournament = match Tournament::from_json(&stored.data_json) {
+            Ok(t) => t,
+            Err(e) => {
+                tracing::error!(tournament = %stored.id, "cannot read the tournament: {e}");
+                self.tournaments.remove(&stored.id);
+                return;
+            }
+        };
+        let time_control = stored.time_control.parse().unwrap_or_default();
+        let mut matches = BTreeMap::new();
+        for m in &stored.matches {
+            let key = (u32_of(m.round), u32_of(m.table));
+            self.by_match
+                .insert(m.match_id.clone(), (stored.id.clone(), key.0, key.1));
+            matches.insert(key, m.match_id.clone());
+        }
+        self.tournaments.insert(
+            stored.id.clone(),
+            Entry {
+                id: stored.id,
+                cannot_pair: cannot_pair(&tournament),
+                tournament,
+                organiser_hash: stored.organiser_hash,
+                time_control,
+                matches,
+                created_at_ms: stored.created_at_ms,
+                updated_at_ms: stored.updated_at_ms,
+            },
+        );
+    }
+
     /// The tournament `id` for a change by its organiser, who must give its secret.
     fn organiser_entry(&mut self, id: &str, secret: Option<&str>) -> Result<&mut Entry, Error> {
         let entry = self.tournaments.get_mut(id).ok_or(Error::NotFound)?;
@@ -130,8 +171,29 @@ impl Registry {
 /// The tournaments of a server.
 pub(crate) struct Service {
     registry: Mutex<Registry>,
+    /// One change at a time on this node (a change waiting for the database's lock holds a
+    /// connection: one per node at most).
+    changes: Mutex<()>,
     store: Store,
     hub: HubHandle,
+    /// A node of a cluster: the store is the truth, read again when it changed.
+    shared: bool,
+}
+
+/// The right to change one tournament: this node's turn and, in a cluster, the database's
+/// lock on the tournament.
+struct Turn<'a> {
+    _local: MutexGuard<'a, ()>,
+    shared: Option<Exclusive>,
+}
+
+impl Turn<'_> {
+    /// Lets the next change in.
+    async fn release(self) {
+        if let Some(lock) = self.shared {
+            lock.release().await;
+        }
+    }
 }
 
 fn random_bytes<const N: usize>() -> Result<[u8; N], Error> {
@@ -150,46 +212,70 @@ fn u32_of(n: i64) -> u32 {
 impl Service {
     /// Loads every stored tournament, and enters the results of their server matches that
     /// ended while nobody listened (the server stopped between the match's end and the entry).
-    pub(crate) async fn load(store: Store, hub: HubHandle) -> Result<Service, crate::ServerError> {
+    /// `shared`: a node of a cluster (see the module's notes).
+    pub(crate) async fn load(
+        store: Store,
+        hub: HubHandle,
+        shared: bool,
+    ) -> Result<Service, crate::ServerError> {
         let mut registry = Registry::default();
         for stored in store.tournaments().await? {
-            let tournament = match Tournament::from_json(&stored.data_json) {
-                Ok(t) => t,
-                Err(e) => {
-                    tracing::error!(tournament = %stored.id, "cannot read the tournament: {e}");
-                    continue;
-                }
-            };
-            let time_control = stored.time_control.parse().unwrap_or_default();
-            let mut matches = BTreeMap::new();
-            for m in &stored.matches {
-                let key = (u32_of(m.round), u32_of(m.table));
-                registry
-                    .by_match
-                    .insert(m.match_id.clone(), (stored.id.clone(), key.0, key.1));
-                matches.insert(key, m.match_id.clone());
-            }
-            registry.tournaments.insert(
-                stored.id.clone(),
-                Entry {
-                    id: stored.id.clone(),
-                    cannot_pair: cannot_pair(&tournament),
-                    tournament,
-                    organiser_hash: stored.organiser_hash,
-                    time_control,
-                    matches,
-                    created_at_ms: stored.created_at_ms,
-                    updated_at_ms: stored.updated_at_ms,
-                },
-            );
+            registry.insert(stored);
         }
         let service = Service {
             registry: Mutex::new(registry),
+            changes: Mutex::new(()),
             store,
             hub,
+            shared,
         };
         service.catch_up().await;
         Ok(service)
+    }
+
+    /// In a cluster, brings the tournament `id` up to date: its version is read from the
+    /// store, and the tournament read again if another node changed it (or forgotten if it is
+    /// not stored). A single server's memory is the truth already.
+    async fn refresh(&self, registry: &mut Registry, id: &str) -> Result<(), Error> {
+        if !self.shared || id.len() > 64 {
+            return Ok(());
+        }
+        let version = self.store.tournament_version(id).await?;
+        let current = registry.tournaments.get(id).map(|e| e.updated_at_ms);
+        if version.is_some() && version == current {
+            return Ok(());
+        }
+        match self.store.load_tournament(id).await? {
+            Some(stored) => registry.insert(stored),
+            None => {
+                registry.tournaments.remove(id);
+            }
+        }
+        Ok(())
+    }
+
+    /// The tournaments, locked and with `id` up to date, to read.
+    async fn read(&self, id: &str) -> Result<MutexGuard<'_, Registry>, Error> {
+        let mut registry = self.registry.lock().await;
+        self.refresh(&mut registry, id).await?;
+        Ok(registry)
+    }
+
+    /// Waits for the right to change `id` (see [`Turn`]), then gives the tournaments, locked
+    /// and with `id` up to date.
+    async fn write(&self, id: &str) -> Result<(Turn<'_>, MutexGuard<'_, Registry>), Error> {
+        let local = self.changes.lock().await;
+        let shared = if self.shared {
+            Some(self.store.exclusive(&format!("tournament:{id}")).await?)
+        } else {
+            None
+        };
+        let turn = Turn {
+            _local: local,
+            shared,
+        };
+        let registry = self.read(id).await?;
+        Ok((turn, registry))
     }
 
     async fn catch_up(&self) {
@@ -225,7 +311,18 @@ impl Service {
     /// Enters the result of a finished server match into its tournament, unless its pairing
     /// has a result already (entered by hand).
     pub(crate) async fn match_finished(&self, (match_id, boards): Finished) {
-        let pairing = self.registry.lock().await.by_match.get(&match_id).cloned();
+        let pairing = if self.shared {
+            // Linked by whichever node paired the round.
+            match self.store.tournament_of_match(&match_id).await {
+                Ok(link) => link.map(|(tid, m)| (tid, u32_of(m.round), u32_of(m.table))),
+                Err(e) => {
+                    tracing::error!(%match_id, "cannot find the match's tournament: {e}");
+                    None
+                }
+            }
+        } else {
+            self.registry.lock().await.by_match.get(&match_id).cloned()
+        };
         if let Some(pairing) = pairing {
             self.enter_games(pairing, &boards, &match_id).await;
         }
@@ -239,7 +336,13 @@ impl Service {
         boards: &[String; 2],
         source: &str,
     ) {
-        let mut registry = self.registry.lock().await;
+        let (turn, mut registry) = match self.write(&tid).await {
+            Ok(locked) => locked,
+            Err(e) => {
+                tracing::error!(tournament = %tid, round, table, %source, "cannot enter: {e}");
+                return;
+            }
+        };
         let Some(entry) = registry.tournaments.get_mut(&tid) else {
             return;
         };
@@ -266,6 +369,8 @@ impl Service {
                 "the result was not entered: {e}"
             ),
         }
+        drop(registry);
+        turn.release().await;
     }
 
     /// Applies `f` to a copy of the tournament, stores it (with `links`), then keeps it.
@@ -279,12 +384,66 @@ impl Service {
         f(&mut copy)?;
         let updated = unix_ms().max(entry.updated_at_ms + 1);
         self.store
-            .save_tournament(&entry.id, &copy.to_json(), updated, links)
-            .await?;
+            .save_tournament_over(
+                &entry.id,
+                entry.updated_at_ms,
+                &copy.to_json(),
+                updated,
+                links,
+            )
+            .await
+            .map_err(|e| match e {
+                StoreError::TournamentChanged(_) => Error::Conflict(
+                    "the tournament changed meanwhile: read it again and retry".to_owned(),
+                ),
+                e => Error::Storage(e),
+            })?;
         entry.cannot_pair = cannot_pair(&copy);
         entry.tournament = copy;
         entry.updated_at_ms = updated;
         Ok(())
+    }
+}
+
+/// How often a node of a cluster looks for results nobody entered.
+const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(15);
+
+impl Service {
+    /// Reads again the tournaments that changed, then enters the results of finished server
+    /// matches whose pairing has none: a node that stored a match's end and died before it
+    /// entered the result leaves that to the others.
+    async fn sweep(&self) {
+        match self.store.tournaments().await {
+            Ok(all) => {
+                let mut registry = self.registry.lock().await;
+                for stored in all {
+                    let known = registry
+                        .tournaments
+                        .get(&stored.id)
+                        .map(|e| e.updated_at_ms);
+                    if known != Some(stored.updated_at_ms) {
+                        registry.insert(stored);
+                    }
+                }
+            }
+            Err(e) => {
+                tracing::warn!("tournaments: cannot read them: {e}");
+                return;
+            }
+        }
+        self.catch_up().await;
+    }
+}
+
+/// In a cluster: every [`SWEEP_EVERY`], [`Service::sweep`].
+pub(crate) async fn sweep_task(service: std::sync::Arc<Service>) {
+    let mut every = tokio::time::interval(SWEEP_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The first tick is now: the load has just caught up.
+    every.tick().await;
+    loop {
+        every.tick().await;
+        service.sweep().await;
     }
 }
 

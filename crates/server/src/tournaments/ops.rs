@@ -9,7 +9,7 @@ use bughouse_protocol::tournament::{
     AddTeam, CreateTournament, CreatedTournament, GameResult, PairRound, PlayerEntry, SetColours,
     SetResult, TeamSide, TournamentView,
 };
-use bughouse_store::{StoredTournament, TournamentMatch};
+use bughouse_store::{StoreError, StoredTournament, TournamentMatch};
 use bughouse_tournament::{csv, MatchRecord, Player, Team, Tournament, TournamentError};
 
 use super::view::view;
@@ -124,14 +124,8 @@ impl Service {
             .collect();
         let now = unix_ms();
         let mut registry = self.registry.lock().await;
-        let id = loop {
-            let id = random_id()?;
-            if !registry.tournaments.contains_key(&id) {
-                break id;
-            }
-        };
-        let entry = Entry {
-            id: id.clone(),
+        let mut entry = Entry {
+            id: String::new(),
             cannot_pair: cannot_pair(&tournament),
             tournament,
             organiser_hash: sha256_hex(&secret),
@@ -140,17 +134,32 @@ impl Service {
             created_at_ms: now,
             updated_at_ms: now,
         };
-        self.store
-            .create_tournament(&StoredTournament {
-                id: id.clone(),
-                organiser_hash: entry.organiser_hash.clone(),
-                time_control: entry.time_control.to_string(),
-                data_json: entry.tournament.to_json(),
-                created_at_ms: now,
-                updated_at_ms: now,
-                matches: Vec::new(),
-            })
-            .await?;
+        // A new id: one this node does not know, and (in a cluster, where another node may
+        // have made it) that the store does not hold.
+        let id = loop {
+            let id = random_id()?;
+            if registry.tournaments.contains_key(&id) {
+                continue;
+            }
+            let stored = self
+                .store
+                .create_tournament(&StoredTournament {
+                    id: id.clone(),
+                    organiser_hash: entry.organiser_hash.clone(),
+                    time_control: entry.time_control.to_string(),
+                    data_json: entry.tournament.to_json(),
+                    created_at_ms: now,
+                    updated_at_ms: now,
+                    matches: Vec::new(),
+                })
+                .await;
+            match stored {
+                Ok(()) => break id,
+                Err(StoreError::TournamentExists(_)) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        };
+        entry.id.clone_from(&id);
         let created = CreatedTournament {
             tournament_id: id.clone(),
             organiser_secret: secret,
@@ -162,17 +171,17 @@ impl Service {
 
     /// When the tournament last changed, Unix milliseconds (its ETag).
     pub(crate) async fn updated_at(&self, id: &str) -> Result<i64, Error> {
-        Ok(self.registry.lock().await.entry(id)?.updated_at_ms)
+        Ok(self.read(id).await?.entry(id)?.updated_at_ms)
     }
 
     /// The tournament.
     pub(crate) async fn view(&self, id: &str) -> Result<TournamentView, Error> {
-        Ok(view(self.registry.lock().await.entry(id)?))
+        Ok(view(self.read(id).await?.entry(id)?))
     }
 
     /// Checks the organiser's secret.
     pub(crate) async fn authorize(&self, id: &str, secret: Option<&str>) -> Result<(), Error> {
-        self.registry.lock().await.entry(id)?.authorize(secret)
+        self.read(id).await?.entry(id)?.authorize(secret)
     }
 
     /// Registers a team (before round 1).
@@ -182,7 +191,7 @@ impl Service {
         secret: Option<&str>,
         req: AddTeam,
     ) -> Result<TournamentView, Error> {
-        let mut registry = self.registry.lock().await;
+        let (turn, mut registry) = self.write(id).await?;
         let entry = registry.organiser_entry(id, secret)?;
         let name = check_name("the team name", &req.name, MAX_NAME)?;
         let team = Team::new(
@@ -197,7 +206,10 @@ impl Service {
         }
         self.change(entry, &[], |t| t.add_team(team).map(drop))
             .await?;
-        Ok(view(entry))
+        let answer = view(entry);
+        drop(registry);
+        turn.release().await;
+        Ok(answer)
     }
 
     /// Pairs the next round, with a server match per pairing if `online`.
@@ -207,7 +219,7 @@ impl Service {
         secret: Option<&str>,
         req: PairRound,
     ) -> Result<TournamentView, Error> {
-        let mut registry = self.registry.lock().await;
+        let (turn, mut registry) = self.write(id).await?;
         let entry = registry.organiser_entry(id, secret)?;
         // Pair on a copy first: the matches are created only for a round that pairs.
         let mut copy = entry.tournament.clone();
@@ -241,7 +253,10 @@ impl Service {
         for (match_id, (r, t)) in new_links {
             registry.by_match.insert(match_id, (id.to_owned(), r, t));
         }
-        Ok(view(registry.entry(id)?))
+        let answer = view(registry.entry(id)?);
+        drop(registry);
+        turn.release().await;
+        Ok(answer)
     }
 
     /// Enters or corrects the result of a pairing.
@@ -251,12 +266,15 @@ impl Service {
         secret: Option<&str>,
         req: SetResult,
     ) -> Result<TournamentView, Error> {
-        let mut registry = self.registry.lock().await;
+        let (turn, mut registry) = self.write(id).await?;
         let entry = registry.organiser_entry(id, secret)?;
         let record = record(&req)?;
         self.change(entry, &[], |t| t.set_result(round, table, record).map(drop))
             .await?;
-        Ok(view(entry))
+        let answer = view(entry);
+        drop(registry);
+        turn.release().await;
+        Ok(answer)
     }
 
     /// Enters a team's choice of colours (uscf-scholastic-2006, U3).
@@ -266,7 +284,7 @@ impl Service {
         secret: Option<&str>,
         req: SetColours,
     ) -> Result<TournamentView, Error> {
-        let mut registry = self.registry.lock().await;
+        let (turn, mut registry) = self.write(id).await?;
         let entry = registry.organiser_entry(id, secret)?;
         let rounds = entry.tournament.rounds().len();
         let pairing = entry
@@ -291,12 +309,15 @@ impl Service {
             t.set_white_choice(round, table, team, white).map(drop)
         })
         .await?;
-        Ok(view(entry))
+        let answer = view(entry);
+        drop(registry);
+        turn.release().await;
+        Ok(answer)
     }
 
     /// The pairings as CSV, of one round or all.
     pub(crate) async fn pairings_csv(&self, id: &str, round: Option<u32>) -> Result<String, Error> {
-        let registry = self.registry.lock().await;
+        let registry = self.read(id).await?;
         let entry = registry.entry(id)?;
         check_round(&entry.tournament, round)?;
         Ok(csv::pairings_csv(&entry.tournament, round))
@@ -304,7 +325,7 @@ impl Service {
 
     /// The standings as CSV.
     pub(crate) async fn standings_csv(&self, id: &str) -> Result<String, Error> {
-        let registry = self.registry.lock().await;
+        let registry = self.read(id).await?;
         Ok(csv::standings_csv(&registry.entry(id)?.tournament))
     }
 
@@ -312,7 +333,7 @@ impl Service {
     /// the pairings whose moves were entered over the board.
     pub(crate) async fn matches_bpgn(&self, id: &str, round: Option<u32>) -> Result<String, Error> {
         let ids: Vec<String> = {
-            let registry = self.registry.lock().await;
+            let registry = self.read(id).await?;
             let entry = registry.entry(id)?;
             check_round(&entry.tournament, round)?;
             entry

@@ -24,7 +24,7 @@ impl Service {
         (id, round, table): (&str, u32, u32),
         secret: Option<&str>,
     ) -> Result<OtbPairing, Error> {
-        let registry = self.registry.lock().await;
+        let registry = self.read(id).await?;
         let entry = registry.entry(id)?;
         entry.authorize(secret)?;
         entry

@@ -1,0 +1,101 @@
+//! A node killed and started again at once under the same `--node-id` takes its match back
+//! without waiting for the leases in its name to lapse; a second running node of the same id is
+//! refused.
+
+use std::time::{Duration, Instant};
+
+use super::harness::*;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_restarted_under_its_id_takes_its_match_back_at_once() {
+    let Some((database, bus)) = backends("cluster_restart").await else {
+        return;
+    };
+    let dir = log_dir("cluster-restart");
+    let tag = unique() % 1_000_000;
+    let (one, two) = (format!("r1-{tag}"), format!("r2-{tag}"));
+    let mut n1 = Node::start(&database, &bus, &one, &dir).await;
+    let n2 = Node::start(&database, &bus, &two, &dir).await;
+
+    // A second node of n1's id is refused while n1 runs.
+    let log = dir.join("duplicate.log");
+    let mut duplicate = std::process::Command::new(env!("CARGO_BIN_EXE_bughouse"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--database", &database])
+        .args(["--bus", &bus, "--node-id", &one])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).expect("a log file"))
+        .spawn()
+        .expect("the bughouse binary runs");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = duplicate.try_wait().expect("waitable") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = duplicate.kill();
+            let _ = duplicate.wait();
+            panic!(
+                "a second node of a running id serves:\n{}",
+                std::fs::read_to_string(&log).unwrap_or_default()
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(!status.success());
+    let stderr = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(stderr.contains("is in use by a running node"), "{stderr}");
+
+    // Owned by n1, played through n2.
+    let id = create_match(n1.addr).await;
+    let (mut clients, tokens) = seat_four([n2.addr; 4], &id).await;
+    for (seat, uci) in [(0, "e2e4"), (1, "e7e5")] {
+        play(&mut clients, seat, uci).await;
+    }
+    let before = state_of(n2.addr, &id).await;
+    n1.kill();
+    let killed = Instant::now();
+    let n1 = Node::start(&database, &bus, &one, &dir).await;
+    let started = killed.elapsed();
+    drop(clients);
+    let mut back = Vec::new();
+    let mut states = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        let (c, state) = rejoin(
+            n2.addr,
+            SEATS[i],
+            &id,
+            Some(token.clone()),
+            Duration::from_secs(20),
+        )
+        .await;
+        assert_eq!(state.moves.len(), 2);
+        back.push(c);
+        states.push(state);
+    }
+    play(&mut back, 0, "f1c4").await;
+    let again = killed.elapsed();
+    eprintln!(
+        "restart under the same id: node answering {} ms, first move accepted {} ms after the kill",
+        started.as_millis(),
+        again.as_millis()
+    );
+    let log = n1.log_text();
+    assert!(
+        log.contains("taking back a match"),
+        "the restarted node did not take its match back:\n{log}"
+    );
+    // Not charged for the restart: WhiteB, whose clock ran, resumed from the dead process's
+    // last heartbeat (at most a second before the kill) and the moments around.
+    let after = &states[0];
+    let was = i64::try_from(before.clocks.remaining_ms[2]).expect("a sane clock");
+    let now = i64::try_from(after.clocks.remaining_ms[2]).expect("a sane clock");
+    assert!(
+        was - now < 3000,
+        "WhiteB charged {} ms across the restart",
+        was - now
+    );
+    drop(back);
+    drop((n1, n2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
