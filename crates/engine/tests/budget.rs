@@ -34,16 +34,23 @@ fn the_clock_switch_is_named() {
 }
 
 #[test]
-fn team_clock_thinks_less_per_move_when_level() {
-    let m = clocks(40, 40, 40, 40);
+fn team_clock_thinks_as_before_when_level_or_ahead() {
+    for (ours, theirs) in [(40, 40), (40, 30)] {
+        let m = clocks(ours, theirs, 40, theirs);
+        let old = bot(SearchConfig::DROPS).budget(&m, US, Duration::ZERO);
+        let new = bot(SearchConfig::CLOCK).budget(&m, US, Duration::ZERO);
+        assert_eq!(new, old);
+    }
+}
+
+#[test]
+fn team_clock_catches_up_harder() {
+    // A fifth behind our own opponent: (4/5)² of the usual time before, (4/5)⁴ now.
+    let m = clocks(40, 50, 40, 40);
     let old = bot(SearchConfig::DROPS).budget(&m, US, Duration::ZERO);
     let new = bot(SearchConfig::CLOCK).budget(&m, US, Duration::ZERO);
-    assert!(new < old, "{new:?} vs {old:?}");
-    // A fortieth of the time left, against a thirtieth.
-    assert!(
-        new >= Duration::from_millis(900) && new <= Duration::from_millis(1000),
-        "{new:?}"
-    );
+    let ratio = new.as_secs_f64() / old.as_secs_f64();
+    assert!((ratio - 0.64).abs() < 0.01, "{new:?} vs {old:?}");
 }
 
 #[test]
@@ -59,4 +66,24 @@ fn team_clock_catches_up_with_the_opponent_across() {
         drops.budget(&behind, US, Duration::ZERO),
         drops.budget(&level, US, Duration::ZERO)
     );
+}
+
+#[test]
+fn at_ten_seconds_a_partner_is_not_always_short_of_time() {
+    // 10s+0, all four clocks at 8 s: the partner is "short of time" below 15 s by the fixed
+    // rule (a 40% cut at every move of the match), below a quarter of the base with the
+    // team's clocks.
+    let tc = TimeControl {
+        base: Duration::from_secs(10),
+        increment: Duration::ZERO,
+    };
+    let mut m = Match::new(Rules::fide(), tc);
+    m.start(Duration::ZERO).unwrap();
+    for seat in [US, US.opponent(), US.partner(), US.partner().opponent()] {
+        m.set_remaining(seat, Duration::from_secs(8));
+    }
+    let old = bot(SearchConfig::DROPS).budget(&m, US, Duration::ZERO);
+    let new = bot(SearchConfig::CLOCK).budget(&m, US, Duration::ZERO);
+    let ratio = old.as_secs_f64() / new.as_secs_f64();
+    assert!((ratio - 0.6).abs() < 0.01, "{old:?} vs {new:?}");
 }

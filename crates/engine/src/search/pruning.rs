@@ -25,11 +25,14 @@ pub struct SearchConfig {
     /// move on, and late-move pruning near the leaves keeps `3 + 2·depth²` quiet moves instead
     /// of `4 + 3·depth²`.
     pub strong_reductions: bool,
-    /// Time use read from the team's clocks (`TeamBot::budget`), not only this board's: a
-    /// fortieth of the time left per move instead of a thirtieth, catching up (less time per
-    /// move) when behind the faster of *both* opponents (the one across can sit against us:
-    /// whoever has less time loses a race of sitting), no extra time for being ahead, and a
-    /// bot mated whatever it does sits until one second left instead of two.
+    /// Time use read from the team's clocks (`TeamBot::budget`), not only this board's: when
+    /// behind the faster of *both* opponents on the clock (the one across can sit against us,
+    /// and whoever has less time loses a race of sitting), catch up harder (the thinking time
+    /// shrinks with the fourth power of the clocks' ratio instead of the square); the partner
+    /// counts as short of time below a quarter of the base time (not 15 s: at 10s+0 he always
+    /// was, and the bot thought 40% less than it meant to all match long); and a bot
+    /// mated whatever it does sits until one second left instead of two (Fairy-Stockfish's
+    /// floor), which leaves its partner a second more to win the other board.
     pub team_clock: bool,
 }
 
