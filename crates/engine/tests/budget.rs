@@ -10,7 +10,11 @@ const US: Seat = Seat::WHITE_A;
 /// A started match at 1+0 with these seconds left: us, our opponent, our partner, and the
 /// opponent across (our partner's opponent).
 fn clocks(ours: u64, theirs: u64, partner: u64, across: u64) -> Match {
-    let mut m = Match::new(Rules::fide(), TimeControl::default());
+    let one_minute = TimeControl {
+        base: Duration::from_secs(60),
+        increment: Duration::ZERO,
+    };
+    let mut m = Match::new(Rules::fide(), one_minute);
     m.start(Duration::ZERO).unwrap();
     m.set_remaining(US, Duration::from_secs(ours));
     m.set_remaining(US.opponent(), Duration::from_secs(theirs));
