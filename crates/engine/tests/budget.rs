@@ -32,8 +32,9 @@ fn bot(config: SearchConfig) -> TeamBot {
 #[test]
 fn the_clock_switch_is_named() {
     assert!(SearchConfig::named("clock").unwrap().team_clock);
-    assert!(!SearchConfig::BASE.team_clock);
-    assert!(!SearchConfig::DROPS.team_clock);
+    for name in ["base", "drops", "strong", "default"] {
+        assert!(!SearchConfig::named(name).unwrap().team_clock, "{name}");
+    }
     assert_eq!(SearchConfig::named("default"), Some(SearchConfig::DEFAULT));
 }
 
