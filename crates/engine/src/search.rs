@@ -340,6 +340,11 @@ impl Searcher {
         self.config = config;
     }
 
+    /// The search's switches in use.
+    pub fn config(&self) -> SearchConfig {
+        self.config
+    }
+
     /// The evaluation weights in use.
     pub fn eval_params(&self) -> &EvalParams {
         &self.params

@@ -175,27 +175,50 @@ impl TeamBot {
     /// About a thirtieth of the time left plus most of the increment; less when behind the
     /// opponent on the clock (time is material in bughouse: the side with more time can sit),
     /// or when the partner is short of time; never more than a sixth of the time left, and
-    /// always leaving a safety margin for the round trip of the move.
+    /// always leaving a safety margin for the round trip of the move. With
+    /// [`crate::SearchConfig::team_clock`]: catching up harder, with the faster of both
+    /// opponents, and the partner's clock read relative to the base time.
     pub fn budget(&self, m: &Match, seat: Seat, now: Duration) -> Duration {
+        let team_clock = self.searcher.config().team_clock;
         let ours = m.remaining(seat, now);
-        let theirs = m.remaining(seat.opponent(), now);
+        let partner = seat.partner();
+        let mut theirs = m.remaining(seat.opponent(), now);
+        if team_clock && m.game_end(partner.board).is_none() {
+            // The opponent across can sit against us: the faster of both counts.
+            theirs = theirs.max(m.remaining(partner.opponent(), now));
+        }
         let inc = m.time_control().increment;
+        // Ahead on our clock, the partner short of time or behind on his: fixed amounts, or
+        // with the team's clocks a sixth, a quarter and a third of the base time (the same at
+        // one minute; at ten seconds a partner is no longer always "short of time").
+        let (ahead, short, behind) = if team_clock {
+            let base = m.time_control().base;
+            (base / 6, base / 4, base / 3)
+        } else {
+            (
+                Duration::from_secs(10),
+                Duration::from_secs(15),
+                Duration::from_secs(20),
+            )
+        };
         let mut t = ours.as_secs_f64() / 30.0 + inc.as_secs_f64() * 0.75;
         let (o, th) = (ours.as_secs_f64(), theirs.as_secs_f64());
         if o < th && th > 0.0 {
-            // Behind on the clock: catch up.
-            let ratio = (o / th).powi(2).max(0.2);
+            // Behind on the clock: catch up (with the team's clocks, hard: a tenth behind
+            // thinks a third less).
+            let ratio = if team_clock {
+                (o / th).powi(4).max(0.1)
+            } else {
+                (o / th).powi(2).max(0.2)
+            };
             t *= ratio;
-        } else if o > th + 10.0 {
+        } else if o > th + ahead.as_secs_f64() {
             t *= 1.2;
         }
-        let partner = seat.partner();
         if m.game_end(partner.board).is_none() {
             let partner_left = m.remaining(partner, now);
             let partner_opp = m.remaining(partner.opponent(), now);
-            if partner_left < Duration::from_secs(15)
-                || partner_left + Duration::from_secs(20) < partner_opp
-            {
+            if partner_left < short || partner_left + behind < partner_opp {
                 t *= 0.6;
             }
         }
@@ -441,7 +464,7 @@ impl TeamBot {
             && params.sits
             && m.is_started()
             && real_score.is_some_and(|s| s <= -MATE_BOUND)
-            && m.remaining(seat, now) > DESPERATE_FLOOR
+            && m.remaining(seat, now) > self.desperate_floor()
         {
             sit = true;
         }
@@ -506,6 +529,15 @@ impl TeamBot {
             nodes,
             depth,
             score,
+        }
+    }
+
+    /// A bot mated whatever it does sits until it has this much time left.
+    fn desperate_floor(&self) -> Duration {
+        if self.searcher.config().team_clock {
+            DESPERATE_FLOOR / 2
+        } else {
+            DESPERATE_FLOOR
         }
     }
 

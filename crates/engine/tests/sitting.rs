@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use bughouse_core::{parse_bughouse_fen, Match, Role, Rules, Seat, TimeControl};
-use bughouse_engine::{Action, Decision, Level, Limits, Talk, TeamBot};
+use bughouse_engine::{Action, Decision, Level, Limits, SearchConfig, Talk, TeamBot};
 
 /// Board A: White's king on h1 cannot move (g1 by the bishop, g2 by the knight, h2 by the
 /// pawn) and nothing White has can guard h2: with a queen in hand Black mates by Q@h2 after any
@@ -151,6 +151,15 @@ fn sits_when_mated_whatever_it_does_while_time_is_left() {
     let m = setup(a, QUIET_B, 1, 30);
     let mut bot = TeamBot::new(Level::MAX, 1);
     assert_moves(&m, &decide(&m, &mut bot));
+    // With a second and a half: the default bot moves (it sits down to two seconds), the
+    // team-clock bot sits on (down to one second, as Fairy-Stockfish does).
+    let mut m = setup(a, QUIET_B, 20, 30);
+    m.set_remaining(US, Duration::from_millis(1500));
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    assert_moves(&m, &decide(&m, &mut bot));
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    bot.set_search_config(SearchConfig::CLOCK);
+    assert_eq!(decide(&m, &mut bot).action, Action::Sit);
 }
 
 #[test]

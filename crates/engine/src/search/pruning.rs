@@ -25,6 +25,15 @@ pub struct SearchConfig {
     /// move on, and late-move pruning near the leaves keeps `3 + 2·depth²` quiet moves instead
     /// of `4 + 3·depth²`.
     pub strong_reductions: bool,
+    /// Time use read from the team's clocks (`TeamBot::budget`), not only this board's: when
+    /// behind the faster of *both* opponents on the clock (the one across can sit against us,
+    /// and whoever has less time loses a race of sitting), catch up harder (the thinking time
+    /// shrinks with the fourth power of the clocks' ratio instead of the square); the partner
+    /// counts as short of time below a quarter of the base time (not 15 s: at 10s+0 he always
+    /// was, and the bot thought 40% less than it meant to all match long); and a bot
+    /// mated whatever it does sits until one second left instead of two (Fairy-Stockfish's
+    /// floor), which leaves its partner a second more to win the other board.
+    pub team_clock: bool,
 }
 
 impl SearchConfig {
@@ -33,28 +42,37 @@ impl SearchConfig {
         drop_pruning: false,
         lost_quiet_pruning: false,
         strong_reductions: false,
+        team_clock: false,
     };
     /// Drop-aware pruning without the stronger reductions.
     pub const DROPS: SearchConfig = SearchConfig {
         drop_pruning: true,
         lost_quiet_pruning: true,
         strong_reductions: false,
+        team_clock: false,
     };
-    /// Everything.
+    /// Drop-aware pruning and the team's clocks driving time use.
+    pub const CLOCK: SearchConfig = SearchConfig {
+        team_clock: true,
+        ..SearchConfig::DROPS
+    };
+    /// Drop-aware pruning and stronger reductions.
     pub const STRONG: SearchConfig = SearchConfig {
         drop_pruning: true,
         lost_quiet_pruning: true,
         strong_reductions: true,
+        team_clock: false,
     };
     /// The search the engine plays with.
     pub const DEFAULT: SearchConfig = SearchConfig::DROPS;
 
     /// The configuration of a name, as the arena's `bot?search=NAME` reads it: `base`,
-    /// `drops`, `strong`, `default`.
+    /// `drops`, `clock`, `strong`, `default`.
     pub fn named(name: &str) -> Option<SearchConfig> {
         match name {
             "base" => Some(SearchConfig::BASE),
             "drops" => Some(SearchConfig::DROPS),
+            "clock" => Some(SearchConfig::CLOCK),
             "strong" => Some(SearchConfig::STRONG),
             "default" => Some(SearchConfig::DEFAULT),
             _ => None,

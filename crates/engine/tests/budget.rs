@@ -1,0 +1,94 @@
+//! Time use: how long `TeamBot::budget` gives a move, from both boards' clocks.
+
+use std::time::Duration;
+
+use bughouse_core::{Match, Rules, Seat, TimeControl};
+use bughouse_engine::{Level, SearchConfig, TeamBot};
+
+const US: Seat = Seat::WHITE_A;
+
+/// A started match at 1+0 with these seconds left: us, our opponent, our partner, and the
+/// opponent across (our partner's opponent).
+fn clocks(ours: u64, theirs: u64, partner: u64, across: u64) -> Match {
+    let one_minute = TimeControl {
+        base: Duration::from_secs(60),
+        increment: Duration::ZERO,
+    };
+    let mut m = Match::new(Rules::fide(), one_minute);
+    m.start(Duration::ZERO).unwrap();
+    m.set_remaining(US, Duration::from_secs(ours));
+    m.set_remaining(US.opponent(), Duration::from_secs(theirs));
+    m.set_remaining(US.partner(), Duration::from_secs(partner));
+    m.set_remaining(US.partner().opponent(), Duration::from_secs(across));
+    m
+}
+
+fn bot(config: SearchConfig) -> TeamBot {
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    bot.set_search_config(config);
+    bot
+}
+
+#[test]
+fn the_clock_switch_is_named() {
+    assert!(SearchConfig::named("clock").unwrap().team_clock);
+    for name in ["base", "drops", "strong", "default"] {
+        assert!(!SearchConfig::named(name).unwrap().team_clock, "{name}");
+    }
+    assert_eq!(SearchConfig::named("default"), Some(SearchConfig::DEFAULT));
+}
+
+#[test]
+fn team_clock_thinks_as_before_when_level_or_ahead() {
+    for (ours, theirs) in [(40, 40), (40, 30)] {
+        let m = clocks(ours, theirs, 40, theirs);
+        let old = bot(SearchConfig::DROPS).budget(&m, US, Duration::ZERO);
+        let new = bot(SearchConfig::CLOCK).budget(&m, US, Duration::ZERO);
+        assert_eq!(new, old);
+    }
+}
+
+#[test]
+fn team_clock_catches_up_harder() {
+    // A fifth behind our own opponent: (4/5)² of the usual time before, (4/5)⁴ now.
+    let m = clocks(40, 50, 40, 40);
+    let old = bot(SearchConfig::DROPS).budget(&m, US, Duration::ZERO);
+    let new = bot(SearchConfig::CLOCK).budget(&m, US, Duration::ZERO);
+    let ratio = new.as_secs_f64() / old.as_secs_f64();
+    assert!((ratio - 0.64).abs() < 0.01, "{new:?} vs {old:?}");
+}
+
+#[test]
+fn team_clock_catches_up_with_the_opponent_across() {
+    // Level with our own opponent, ten seconds behind the one across: he could sit us out.
+    let behind = clocks(30, 30, 30, 40);
+    let level = clocks(30, 30, 30, 30);
+    let clock = bot(SearchConfig::CLOCK);
+    assert!(clock.budget(&behind, US, Duration::ZERO) < clock.budget(&level, US, Duration::ZERO));
+    // Without the switch only our own board's opponent counts.
+    let drops = bot(SearchConfig::DROPS);
+    assert_eq!(
+        drops.budget(&behind, US, Duration::ZERO),
+        drops.budget(&level, US, Duration::ZERO)
+    );
+}
+
+#[test]
+fn at_ten_seconds_a_partner_is_not_always_short_of_time() {
+    // 10s+0, all four clocks at 8 s: the partner is "short of time" below 15 s by the fixed
+    // rule (a 40% cut at every move of the match), below a quarter of the base with the
+    // team's clocks.
+    let tc = TimeControl {
+        base: Duration::from_secs(10),
+        increment: Duration::ZERO,
+    };
+    let mut m = Match::new(Rules::fide(), tc);
+    m.start(Duration::ZERO).unwrap();
+    for seat in [US, US.opponent(), US.partner(), US.partner().opponent()] {
+        m.set_remaining(seat, Duration::from_secs(8));
+    }
+    let old = bot(SearchConfig::DROPS).budget(&m, US, Duration::ZERO);
+    let new = bot(SearchConfig::CLOCK).budget(&m, US, Duration::ZERO);
+    let ratio = old.as_secs_f64() / new.as_secs_f64();
+    assert!((ratio - 0.6).abs() < 0.01, "{old:?} vs {new:?}");
+}
