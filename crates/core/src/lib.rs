@@ -35,6 +35,7 @@ mod perft;
 mod position;
 mod rules;
 pub mod san;
+mod seat;
 mod setup;
 mod types;
 pub mod uci;
