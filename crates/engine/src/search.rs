@@ -13,16 +13,20 @@
 
 use std::time::{Duration, Instant};
 
-use bughouse_core::{Color, Move, Position, Role, Square, Verdict};
+use bughouse_core::{Move, Position, Role, Verdict};
 
-use crate::eval::{evaluate_with, see, value, BOARD_VALUE};
+use crate::eval::evaluate_with;
 use crate::params::EvalParams;
 use crate::zobrist;
 
+mod ordering;
 mod pruning;
+mod qsearch;
+mod tt;
 
 pub use pruning::SearchConfig;
 use pruning::{distance, lost_there};
+use tt::{from_tt, to_tt, Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 
 /// The score of giving mate now; mate in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -155,94 +159,6 @@ pub(crate) struct RootMove {
     bias: i32,
 }
 
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    mv: Option<Move>,
-    score: i16,
-    depth: u8,
-    /// Bound in the low 2 bits, generation above.
-    flags: u8,
-}
-
-const BOUND_EXACT: u8 = 1;
-const BOUND_LOWER: u8 = 2;
-const BOUND_UPPER: u8 = 3;
-
-/// The transposition table: one entry per slot, replaced by deeper or newer results.
-struct Tt {
-    entries: Vec<Entry>,
-    mask: usize,
-    generation: u8,
-}
-
-impl Tt {
-    fn new(mb: usize) -> Tt {
-        let want = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
-        let size = want.next_power_of_two() / if want.is_power_of_two() { 1 } else { 2 };
-        Tt {
-            entries: vec![Entry::default(); size.max(1024)],
-            mask: size.max(1024) - 1,
-            generation: 0,
-        }
-    }
-
-    #[inline]
-    fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.entries[(key as usize) & self.mask];
-        (e.key == key && e.flags != 0).then_some(e)
-    }
-
-    #[inline]
-    fn store(&mut self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: u8) {
-        let slot = &mut self.entries[(key as usize) & self.mask];
-        let depth = depth.clamp(0, 255) as u8;
-        let old_gen = slot.flags >> 2;
-        if slot.key == key || old_gen != self.generation || depth >= slot.depth.saturating_sub(2) {
-            let mv = if mv.is_none() && slot.key == key {
-                slot.mv
-            } else {
-                mv
-            };
-            *slot = Entry {
-                key,
-                mv,
-                score: score.clamp(-INF, INF) as i16,
-                depth,
-                flags: bound | (self.generation << 2),
-            };
-        }
-    }
-
-    fn clear(&mut self) {
-        self.entries.fill(Entry::default());
-        self.generation = 0;
-    }
-}
-
-/// A mate score relative to the root, made relative to the node at `ply` for storing.
-#[inline]
-fn to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
-        score + ply as i32
-    } else if score <= -MATE_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-#[inline]
-fn from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
-        score - ply as i32
-    } else if score <= -MATE_BOUND {
-        score + ply as i32
-    } else {
-        score
-    }
-}
-
 /// The score of a position whose side to move has no legal move.
 fn terminal(pos: &Position, ply: usize) -> i32 {
     let ply = ply as i32;
@@ -252,16 +168,6 @@ fn terminal(pos: &Position, ply: usize) -> i32 {
         Verdict::Waiting if pos.is_check() => -WAITING_IN_CHECK,
         Verdict::Waiting => -WAITING,
     }
-}
-
-/// Index into the history table: board moves and drops of each coloured role.
-#[inline]
-fn history_index(color: Color, role: Role, drop: bool, to: Square) -> usize {
-    let c = match color {
-        Color::White => 0,
-        Color::Black => 12,
-    };
-    ((c + role as usize - 1 + if drop { 6 } else { 0 }) << 6) | to as usize
 }
 
 /// Single-board searcher with its own transposition table, for UCI and for the team bot.
@@ -661,130 +567,6 @@ impl Searcher {
         }
     }
 
-    /// An ordering score: hash move, good captures, promotions, killers, history, bad captures.
-    #[inline]
-    fn order_score(&self, pos: &Position, mv: Move, tt_move: Option<Move>, ply: usize) -> i32 {
-        if Some(mv) == tt_move {
-            return 2_000_000;
-        }
-        let us = pos.turn();
-        if let Some(victim) = pos.captured_role(mv) {
-            let attacker = pos.moving_role(mv).unwrap_or(Role::Pawn);
-            let mvv_lva = BOARD_VALUE[victim as usize] * 16 - attacker as i32;
-            let from = mv.from().unwrap_or(mv.to());
-            return if mv.is_en_passant() || see(pos, from, mv.to()) >= 0 {
-                1_000_000 + mvv_lva
-            } else {
-                -20_000 + mvv_lva
-            };
-        }
-        if let Some(role) = mv.promotion_role() {
-            return 900_000 + value(role);
-        }
-        if ply < MAX_PLY {
-            if self.killers[ply][0] == Some(mv) {
-                return 800_000;
-            }
-            if self.killers[ply][1] == Some(mv) {
-                return 799_000;
-            }
-        }
-        let role = pos.moving_role(mv).unwrap_or(Role::Pawn);
-        self.history[history_index(us, role, mv.is_drop(), mv.to())]
-    }
-
-    /// Fills the buffer of `ply` with the legal moves of `pos` and their ordering scores.
-    #[inline(never)]
-    fn generate(
-        &self,
-        pos: &Position,
-        tt_move: Option<Move>,
-        ply: usize,
-        list: &mut Vec<(Move, i32)>,
-    ) {
-        list.clear();
-        for mv in pos.legal_moves() {
-            list.push((mv, self.order_score(pos, mv, tt_move, ply)));
-        }
-    }
-
-    /// Moves that the quiescence search tries: captures that do not lose material (by SEE),
-    /// queen promotions, and with `checks` the moves and drops that give check. All moves
-    /// when in check.
-    #[inline(never)]
-    fn generate_noisy(
-        &self,
-        pos: &Position,
-        in_check: bool,
-        checks: bool,
-        list: &mut Vec<(Move, i32)>,
-    ) {
-        list.clear();
-        let moves = pos.legal_moves();
-        if in_check {
-            for mv in moves {
-                list.push((mv, self.order_score(pos, mv, None, MAX_PLY)));
-            }
-            return;
-        }
-        let us = pos.turn();
-        let b = pos.board();
-        let occ = b.occupied();
-        let ek = pos.king(!us);
-        let check_squares = |role: Role| match role {
-            Role::Pawn => bughouse_core::attacks::pawn_attacks(!us, ek),
-            Role::Knight => bughouse_core::attacks::knight_attacks(ek),
-            Role::Bishop => bughouse_core::attacks::bishop_attacks(ek, occ),
-            Role::Rook => bughouse_core::attacks::rook_attacks(ek, occ),
-            Role::Queen => bughouse_core::attacks::queen_attacks(ek, occ),
-            Role::King => bughouse_core::Bitboard::EMPTY,
-        };
-        let mut squares = [bughouse_core::Bitboard::EMPTY; 7];
-        if checks {
-            for role in Role::ALL {
-                squares[role as usize] = check_squares(role);
-            }
-        }
-        for mv in moves {
-            if let Some(victim) = pos.captured_role(mv) {
-                let attacker = pos.moving_role(mv).unwrap_or(Role::Pawn);
-                let from = mv.from().unwrap_or(mv.to());
-                if !mv.is_en_passant() && attacker != Role::Pawn && see(pos, from, mv.to()) < 0 {
-                    continue;
-                }
-                let promo = mv.promotion_role().map_or(0, value);
-                list.push((
-                    mv,
-                    1_000_000 + (BOARD_VALUE[victim as usize] + promo) * 16 - attacker as i32,
-                ));
-            } else if mv.promotion_role() == Some(Role::Queen) {
-                list.push((mv, 900_000));
-            } else if checks {
-                let role = match (mv.dropped_role(), mv.promotion_role()) {
-                    (Some(r), _) => r,
-                    (None, Some(r)) => r,
-                    _ => pos.moving_role(mv).unwrap_or(Role::King),
-                };
-                if squares[role as usize].contains(mv.to()) && !mv.is_castle() {
-                    let hist = self.history[history_index(us, role, mv.is_drop(), mv.to())];
-                    list.push((mv, hist - 100_000));
-                }
-            }
-        }
-    }
-
-    #[inline]
-    fn pick(list: &mut [(Move, i32)], i: usize) -> Move {
-        let mut best = i;
-        for j in i + 1..list.len() {
-            if list[j].1 > list[best].1 {
-                best = j;
-            }
-        }
-        list.swap(i, best);
-        list[i].0
-    }
-
     /// Whether the position at `ply` repeats one earlier on the search path since the last
     /// irreversible move.
     #[inline]
@@ -1053,104 +835,6 @@ impl Searcher {
         };
         self.tt
             .store(key, best_move, to_tt(best, ply), depth, bound);
-        best
-    }
-
-    /// A quiet move that caused a cutoff: killer and history bonus, history malus for the
-    /// quiet moves tried before it.
-    fn reward(
-        &mut self,
-        us: Color,
-        mv: Move,
-        role: Role,
-        depth: i32,
-        ply: usize,
-        tried: &[Option<(Move, Role)>],
-    ) {
-        if self.killers[ply][0] != Some(mv) {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = Some(mv);
-        }
-        let bonus = (depth * depth).min(400);
-        let idx = history_index(us, role, mv.is_drop(), mv.to());
-        let h = &mut self.history[idx];
-        *h += bonus * 32 - *h * bonus / 512;
-        for (m, r) in tried.iter().flatten() {
-            let idx = history_index(us, *r, m.is_drop(), m.to());
-            let h = &mut self.history[idx];
-            *h -= bonus * 32 + *h * bonus / 512;
-        }
-    }
-
-    fn qsearch(
-        &mut self,
-        pos: &Position,
-        key: u64,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        qply: u32,
-    ) -> i32 {
-        self.nodes += 1;
-        if self.out_of_budget() {
-            return 0;
-        }
-        self.pv_len[ply.min(MAX_PLY - 1)] = 0;
-        let in_check = pos.is_check();
-        if ply >= MAX_PLY - 2 || (qply >= QS_MAX && !in_check) {
-            return self.eval(pos, key);
-        }
-        let mut best = -INF;
-        let mut stand = -INF;
-        if !in_check {
-            stand = self.eval(pos, key);
-            if stand >= beta {
-                return stand;
-            }
-            alpha = alpha.max(stand);
-            best = stand;
-        }
-        let mut list = std::mem::take(&mut self.buffers[ply]);
-        self.generate_noisy(pos, in_check, qply < QS_CHECK_PLIES, &mut list);
-        if in_check && list.is_empty() {
-            self.buffers[ply] = list;
-            return terminal(pos, ply);
-        }
-        for i in 0..list.len() {
-            let mv = Self::pick(&mut list, i);
-            if !in_check {
-                if let Some(victim) = pos.captured_role(mv) {
-                    // Delta pruning.
-                    if mv.promotion_role().is_none()
-                        && stand + value(victim) + 200 <= alpha
-                        && beta.abs() < MATE_BOUND
-                    {
-                        continue;
-                    }
-                }
-            }
-            let mut child = pos.clone();
-            child.play_unchecked(mv);
-            let child_key = zobrist::update(pos, &child, key);
-            let score = -self.qsearch(&child, child_key, -beta, -alpha, ply + 1, qply + 1);
-            if self.stop {
-                self.buffers[ply] = list;
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.buffers[ply] = list;
-        if !in_check && best == -INF {
-            return stand;
-        }
         best
     }
 }
