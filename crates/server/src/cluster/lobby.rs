@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use bughouse_protocol::lobby::{LiveGame, OpenMatch};
 use serde::{Deserialize, Serialize};
-use tokio::sync::oneshot;
 
 use super::Cluster;
 use crate::hub::LobbyPart;
@@ -98,22 +97,15 @@ impl Cluster {
             playing: 0,
         };
         for index in 0..app.shards.count() {
-            let (reply, answer) = oneshot::channel();
-            if app
-                .shards
-                .at(index)
-                .send(Command::Lobby { reply })
-                .await
-                .is_err()
-            {
+            let Some(p) =
+                crate::runtime::ask(app.shards.at(index), |reply| Command::Lobby { reply }).await
+            else {
                 return Ok(());
-            }
-            if let Ok(p) = answer.await {
-                part.open.extend(p.open);
-                part.live.extend(p.live);
-                part.connections += p.connections;
-                part.playing += p.playing;
-            }
+            };
+            part.open.extend(p.open);
+            part.live.extend(p.live);
+            part.connections += p.connections;
+            part.playing += p.playing;
         }
         let json = serde_json::to_string(&part).unwrap_or_default();
         let mut redis = self.redis();

@@ -390,10 +390,8 @@ impl Cluster {
         self.0.stopping.store(true, Ordering::SeqCst);
         if let Some(app) = self.app() {
             for i in 0..app.shards.count() {
-                let (reply, done) = oneshot::channel();
-                if app.shards.at(i).send(Command::Stop { reply }).await.is_ok() {
-                    let _ = done.await;
-                }
+                let _ =
+                    crate::runtime::ask(app.shards.at(i), |reply| Command::Stop { reply }).await;
             }
         }
         let owned: Vec<String> = lock(&self.0.owned).drain().collect();

@@ -227,8 +227,8 @@ impl Cluster {
         if !self.owns(&ask.match_id) {
             return Err(PlaceError::NoSuchMatch);
         }
-        let (reply, answer) = oneshot::channel();
-        let command = Command::Place {
+        let inbox = app.shards.of(&ask.match_id);
+        let command = |reply| Command::Place {
             id: ask.match_id.clone(),
             name: ask.name,
             account: ask
@@ -236,10 +236,9 @@ impl Cluster {
                 .map(|(id, username)| AccountInfo { id, username }),
             reply,
         };
-        if app.shards.of(&ask.match_id).send(command).await.is_err() {
-            return Err(PlaceError::NoSuchMatch);
-        }
-        answer.await.unwrap_or(Err(PlaceError::NoSuchMatch))
+        crate::runtime::ask(inbox, command)
+            .await
+            .unwrap_or(Err(PlaceError::NoSuchMatch))
     }
 
     /// Asking side: the owner's answer to a `place`.

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use tokio::sync::oneshot;
+use crate::runtime::ask;
 
 use super::lease::{self, RENEW_EVERY, SCAN_EVERY, SELF_FENCE};
 use super::{lock, Cluster};
@@ -59,16 +59,12 @@ async fn adopt(
     let started = Instant::now();
     lock(&cluster.0.previous).insert(match_id.to_owned(), previous.clone());
     lock(&cluster.0.owned).insert(match_id.to_owned());
-    let (reply, restored) = oneshot::channel();
-    let asked = app
-        .shards
-        .of(match_id)
-        .send(Command::Adopt {
-            id: match_id.to_owned(),
-            reply,
-        })
-        .await;
-    let restored = asked.is_ok() && restored.await.unwrap_or(false);
+    let restored = ask(app.shards.of(match_id), |reply| Command::Adopt {
+        id: match_id.to_owned(),
+        reply,
+    })
+    .await
+    .unwrap_or(false);
     lock(&cluster.0.previous).remove(match_id);
     if restored {
         tracing::info!(

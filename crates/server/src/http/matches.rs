@@ -10,7 +10,7 @@ use bughouse_protocol::{CreateMatch, CreatedMatch, PresetInfo, RuleField, RulesC
 use tokio::sync::oneshot;
 
 use crate::http::{auth, ApiError, App};
-use crate::runtime::{Command, HubHandle};
+use crate::runtime::{ask, Command, HubHandle};
 
 pub(crate) async fn create(
     State(app): State<App>,
@@ -86,10 +86,9 @@ pub(crate) async fn state(
     State(app): State<App>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let (reply, answer) = oneshot::channel();
-    let _ = app.shards.of(&id).send(Command::State { id, reply }).await;
-    match answer.await {
-        Ok(Some(state)) => Ok(Json(state).into_response()),
+    let inbox = app.shards.of(&id);
+    match ask(inbox, |reply| Command::State { id, reply }).await {
+        Some(Some(state)) => Ok(Json(state).into_response()),
         _ => Err(ApiError::no_match()),
     }
 }
@@ -98,14 +97,9 @@ pub(crate) async fn positions(
     State(app): State<App>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let (reply, answer) = oneshot::channel();
-    let _ = app
-        .shards
-        .of(&id)
-        .send(Command::Positions { id, reply })
-        .await;
-    match answer.await {
-        Ok(Some(p)) => Ok(Json(p).into_response()),
+    let inbox = app.shards.of(&id);
+    match ask(inbox, |reply| Command::Positions { id, reply }).await {
+        Some(Some(p)) => Ok(Json(p).into_response()),
         _ => Err(ApiError::no_match()),
     }
 }

@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::ask;
 use bughouse_core::TimeControl;
 use bughouse_protocol::lobby::{LobbySnapshot, OpenMatch, PlacedSeat, PlayNow};
 use bughouse_protocol::{CreateMatch, SeatName, MAX_NAME};
@@ -365,18 +366,14 @@ impl Lobby {
                 None => return Ok(Err(PlaceError::NoSuchMatch)),
             }
         }
-        let (reply, answer) = oneshot::channel();
-        self.shards
-            .of(id)
-            .send(Command::Place {
-                id: id.to_owned(),
-                name: name.to_owned(),
-                account,
-                reply,
-            })
-            .await
-            .map_err(|_| PlayError::Stopping)?;
-        answer.await.map_err(|_| PlayError::Stopping)
+        ask(self.shards.of(id), |reply| Command::Place {
+            id: id.to_owned(),
+            name: name.to_owned(),
+            account,
+            reply,
+        })
+        .await
+        .ok_or(PlayError::Stopping)
     }
 }
 

@@ -15,7 +15,7 @@ mod writer;
 pub(crate) use commit::*;
 pub(crate) use lobby::{lobby_feed, Lobby, PlayError};
 pub(crate) use outbox::{outbox, OutSender};
-pub(crate) use shards::Shards;
+pub(crate) use shards::{ask, Shards};
 pub(crate) use writer::Writer;
 
 use std::time::Duration;
@@ -123,25 +123,18 @@ impl HubHandle {
         rules: &str,
         time_control: &str,
     ) -> Result<String, String> {
-        let (reply, answer) = oneshot::channel();
         let request = CreateMatch {
             rules: rules.to_owned(),
             time_control: time_control.to_owned(),
             custom: Default::default(),
             ..Default::default()
         };
-        if self
-            .shards
-            .next()
-            .send(Command::Create { request, reply })
-            .await
-            .is_err()
-        {
-            return Err("server is stopping".to_owned());
-        }
-        answer
-            .await
-            .unwrap_or_else(|_| Err("server is stopping".to_owned()))
+        ask(self.shards.next(), |reply| Command::Create {
+            request,
+            reply,
+        })
+        .await
+        .unwrap_or_else(|| Err("server is stopping".to_owned()))
     }
 
     /// A match's record as BPGN: the record so far of a match in memory, else the archive's.
@@ -149,17 +142,12 @@ impl HubHandle {
         &self,
         id: &str,
     ) -> Result<Option<String>, bughouse_store::StoreError> {
-        let (reply, answer) = oneshot::channel();
-        let _ = self
-            .shards
-            .of(id)
-            .send(Command::Bpgn {
-                id: id.to_owned(),
-                reply,
-            })
-            .await;
-        match answer.await {
-            Ok(Some(text)) => Ok(Some(text)),
+        let asked = ask(self.shards.of(id), |reply| Command::Bpgn {
+            id: id.to_owned(),
+            reply,
+        });
+        match asked.await {
+            Some(Some(text)) => Ok(Some(text)),
             _ => self.store.bpgn(id).await,
         }
     }

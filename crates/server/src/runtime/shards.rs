@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use super::Command;
 use crate::hub::{shard_of, Input};
@@ -61,4 +61,15 @@ impl Shards {
         };
         inbox.send(Command::Input(input)).await.is_ok()
     }
+}
+
+/// Sends a shard the command that `command` builds around a reply channel and waits for the
+/// answer; `None` when the shard is gone (the server stops) or dropped the reply.
+pub(crate) async fn ask<T>(
+    inbox: &mpsc::Sender<Command>,
+    command: impl FnOnce(oneshot::Sender<T>) -> Command,
+) -> Option<T> {
+    let (reply, answer) = oneshot::channel();
+    inbox.send(command(reply)).await.ok()?;
+    answer.await.ok()
 }
