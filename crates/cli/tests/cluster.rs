@@ -124,15 +124,7 @@ async fn four_players_on_different_nodes_and_a_spectator_play_a_match_to_its_end
     assert_eq!(ucis, played);
 
     play(&mut clients, 0, "h5f7").await;
-    for c in &mut clients {
-        let result = c
-            .until(|m| match m {
-                ServerMessage::Ended { result, .. } => Some(result.clone()),
-                _ => None,
-            })
-            .await;
-        assert_eq!(result.result, "1-0", "{}", c.who);
-    }
+    all_see_result(&mut clients, "1-0").await;
     let answer = get(n2.addr, &format!("/api/matches/{id}/bpgn")).await;
     assert!(answer.body.contains("Qxf7#"), "{}", answer.body);
     drop(clients);
@@ -181,22 +173,8 @@ async fn the_owner_killed_mid_match_the_match_goes_on_through_the_others() {
     }
     let closed = killed.elapsed();
     // Everyone comes back, to n2 or n3 (swapped), with the seat tokens.
-    let mut back = Vec::new();
-    let mut states = Vec::new();
-    for (i, token) in tokens.iter().enumerate() {
-        let addr = if at[i] == n2.addr { n3.addr } else { n2.addr };
-        let (c, state) = rejoin(
-            addr,
-            SEATS[i],
-            &id,
-            Some(token.clone()),
-            Duration::from_secs(20),
-        )
-        .await;
-        back.push(c);
-        states.push(state);
-    }
-    let mut clients = back;
+    let swapped = at.map(|a| if a == n2.addr { n3.addr } else { n2.addr });
+    let (mut clients, states) = rejoin_four(swapped, &id, &tokens, Duration::from_secs(20)).await;
     for state in &states {
         let ucis: Vec<&str> = state.moves.iter().map(|m| m.uci.as_str()).collect();
         assert_eq!(ucis, played, "every acknowledged move after the takeover");
@@ -230,15 +208,7 @@ async fn the_owner_killed_mid_match_the_match_goes_on_through_the_others() {
         play(&mut clients, seat, uci).await;
     }
     played.extend(["b8c6", "d1h5", "g8f6", "h5f7"]);
-    for c in &mut clients {
-        let result = c
-            .until(|m| match m {
-                ServerMessage::Ended { result, .. } => Some(result.clone()),
-                _ => None,
-            })
-            .await;
-        assert_eq!(result.result, "1-0");
-    }
+    all_see_result(&mut clients, "1-0").await;
     // The record holds every move, once.
     let done = state_of(n3.addr, &id).await;
     let ucis: Vec<&str> = done.moves.iter().map(|m| m.uci.as_str()).collect();
@@ -272,19 +242,8 @@ async fn a_node_stopped_politely_hands_its_match_over_at_once() {
     for c in &mut clients {
         assert!(c.closed_within(Duration::from_secs(5)).await, "{}", c.who);
     }
-    let mut back = Vec::new();
-    for (i, token) in tokens.iter().enumerate() {
-        let (c, state) = rejoin(
-            n2.addr,
-            SEATS[i],
-            &id,
-            Some(token.clone()),
-            Duration::from_secs(10),
-        )
-        .await;
-        assert_eq!(state.moves.len(), 2);
-        back.push(c);
-    }
+    let (mut back, states) = rejoin_four([n2.addr; 4], &id, &tokens, Duration::from_secs(10)).await;
+    assert!(states.iter().all(|s| s.moves.len() == 2));
     play(&mut back, 0, "f1c4").await;
     let handed = stopped.elapsed();
     eprintln!(

@@ -368,6 +368,37 @@ pub async fn rejoin(
     }
 }
 
+/// The four seats come back, seat `i` to `addrs[i]`, with their tokens ([`rejoin`]): the clients
+/// and the states they got, in seat order.
+pub async fn rejoin_four(
+    addrs: [SocketAddr; 4],
+    match_id: &str,
+    tokens: &[String],
+    patience: Duration,
+) -> (Vec<Client>, Vec<MatchState>) {
+    let mut clients = Vec::new();
+    let mut states = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        let (c, state) = rejoin(addrs[i], SEATS[i], match_id, Some(token.clone()), patience).await;
+        clients.push(c);
+        states.push(state);
+    }
+    (clients, states)
+}
+
+/// Every client is told the match ended with `result` (`1-0`, `0-1`, `1/2-1/2`).
+pub async fn all_see_result(clients: &mut [Client], result: &str) {
+    for c in clients {
+        let got = c
+            .until(|m| match m {
+                ServerMessage::Ended { result, .. } => Some(result.clone()),
+                _ => None,
+            })
+            .await;
+        assert_eq!(got.result, result, "{}", c.who);
+    }
+}
+
 /// `seat` of `clients` plays `uci` (with an action id); every client in `watchers` (indices of
 /// `clients`) gets the `moved`, and the mover its `ack`.
 pub async fn play(clients: &mut [Client], seat: usize, uci: &str) {

@@ -58,21 +58,8 @@ async fn a_node_restarted_under_its_id_takes_its_match_back_at_once() {
     let n1 = Node::start(&database, &bus, &one, &dir).await;
     let started = killed.elapsed();
     drop(clients);
-    let mut back = Vec::new();
-    let mut states = Vec::new();
-    for (i, token) in tokens.iter().enumerate() {
-        let (c, state) = rejoin(
-            n2.addr,
-            SEATS[i],
-            &id,
-            Some(token.clone()),
-            Duration::from_secs(20),
-        )
-        .await;
-        assert_eq!(state.moves.len(), 2);
-        back.push(c);
-        states.push(state);
-    }
+    let (mut back, states) = rejoin_four([n2.addr; 4], &id, &tokens, Duration::from_secs(20)).await;
+    assert!(states.iter().all(|s| s.moves.len() == 2));
     play(&mut back, 0, "f1c4").await;
     let again = killed.elapsed();
     eprintln!(

@@ -196,18 +196,13 @@ async fn a_tournament_is_served_paired_played_and_scored_across_nodes() {
     // Its owner dies: another node takes the match over and runs its end.
     nodes[owner].kill();
     drop(clients);
-    let mut clients = Vec::new();
-    for (i, token) in tokens.iter().enumerate() {
-        let (c, _) = rejoin(
-            addrs[at[i]],
-            SEATS[i],
-            &match_id,
-            Some(token.clone()),
-            Duration::from_secs(20),
-        )
-        .await;
-        clients.push(c);
-    }
+    let (mut clients, _) = rejoin_four(
+        at.map(|i| addrs[i]),
+        &match_id,
+        &tokens,
+        Duration::from_secs(20),
+    )
+    .await;
     for (seat, uci) in [
         (0, "f1c4"),
         (2, "d1g4"),
