@@ -193,8 +193,8 @@ async fn remote_connection(
                     back.send(&to, &Wire::Shut { conn: origin_conn });
                     return;
                 }
-                // The node holding the socket pings it.
-                Outgoing::Ping(_) => {}
+                // The node holding the socket pings it and answers its pings.
+                Outgoing::Ping(_) | Outgoing::Pong(_) | Outgoing::Fail(..) => {}
             }
         }
     });

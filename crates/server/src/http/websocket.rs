@@ -4,33 +4,31 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use bughouse_protocol::MAX_CLIENT_MESSAGE;
-use futures_util::{SinkExt, StreamExt};
+use bytes::Bytes;
+use hyper::upgrade::Upgraded;
 
 use crate::http::route::{ConnRouter, Incoming};
+use crate::http::ws::frame::Opcode;
+use crate::http::ws::socket::{self, Out, ReadError, Received, WriteSide};
+use crate::http::ws::Upgrade;
 use crate::http::{auth, App};
 use crate::hub::AccountInfo;
-use crate::runtime::{outbox, Outgoing};
+use crate::runtime::{outbox, OutReceiver, Outgoing};
 
 /// How often the server pings each websocket to measure its round trip.
 pub(crate) const PING_EVERY: Duration = Duration::from_secs(5);
 
-/// The read buffer of a websocket, in bytes: kept for the connection's life, so small (a move
-/// is a frame of some 60 bytes; the protocol allows up to 4096, and a larger frame grows it).
-pub(crate) const WS_READ_BUFFER: usize = 1024;
+/// The most bytes of messages written to a websocket with one system call.
+const WRITE_AT_ONCE: usize = 16 * 1024;
 
-/// The bytes of messages written to a websocket before it is flushed while more are queued.
-const FLUSH_AT: usize = 2048;
+/// How long a closing connection's writer may take to send what was queued and the close frame.
+const CLOSING: Duration = Duration::from_secs(2);
 
-pub(crate) async fn websocket(
-    State(app): State<App>,
-    headers: HeaderMap,
-    ws: WebSocketUpgrade,
-) -> Response {
+pub(crate) async fn websocket(State(app): State<App>, headers: HeaderMap, ws: Upgrade) -> Response {
     // The session cookie says which account the connection belongs to (the CSRF layer has
     // checked that a handshake carrying it comes from our own pages). A cookie whose session is
     // gone, or a store that fails, leaves the connection a guest's.
@@ -51,96 +49,113 @@ pub(crate) async fn websocket(
         },
         None => None,
     };
-    // Frames up to 16 times the protocol limit are read so that the hub can answer a too large
-    // message with an error; anything larger closes the connection.
-    // The read buffer is allocated (and zeroed) per connection: 1 KiB instead of the default
-    // 128 KiB keeps thousands of connections small; larger frames still grow it as needed.
-    ws.max_message_size(MAX_CLIENT_MESSAGE * 16)
-        .read_buffer_size(WS_READ_BUFFER)
-        .on_upgrade(move |socket| client(Box::new(socket), app, account))
+    ws.on_upgrade(move |socket| client(socket, app, account))
 }
 
-/// A connection: its reader (this task) and its writer. The socket comes boxed: a task keeps
-/// room for its arguments, and the socket, inline, is larger than everything else the task holds
-/// (it moves into the reader's and writer's shared half at once).
-pub(crate) async fn client(socket: Box<WebSocket>, app: App, account: Option<AccountInfo>) {
+/// A connection: its reader (this task) and its writer (a task of its own). Messages up to 16
+/// times the protocol limit are read so that the hub can answer a too large message with an
+/// error; anything larger closes the connection (1009).
+pub(crate) async fn client(socket: Upgraded, app: App, account: Option<AccountInfo>) {
     let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
-    let (out_tx, mut out_rx) = outbox();
-    let (mut sink, mut stream) = (*socket).split();
-    let started = app.started;
-    // The connection's writer: its queue of messages, and a ping every PING_EVERY (one task and
-    // one timer per connection for both).
-    let writer = tokio::spawn(async move {
-        let mut ping =
-            tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
-        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            let first = tokio::select! {
-                out = out_rx.recv() => match out {
-                    Some(out) => out,
-                    None => return,
-                },
-                _ = ping.tick() => {
-                    let stamp = u64::try_from(started.elapsed().as_micros()).unwrap_or(0);
-                    Outgoing::Ping(stamp.to_be_bytes().to_vec())
-                }
-            };
-            // Whatever is queued by now goes out together, with one flush, up to
-            // FLUSH_AT bytes: the websocket's write buffer keeps the capacity of the largest
-            // batch it ever held for the connection's life (measured: 8.7 KB per connection
-            // on average when batches were not bounded, from the `state`s of four players
-            // sitting down at once).
-            let mut next = Some(first);
-            let mut batch = 0;
-            while let Some(out) = next {
-                if batch >= FLUSH_AT {
-                    if sink.flush().await.is_err() {
-                        return;
-                    }
-                    batch = 0;
-                }
-                let fed = match out {
-                    Outgoing::Text(text) => {
-                        batch += text.len();
-                        sink.feed(Message::Text(text)).await
-                    }
-                    Outgoing::Ping(payload) => sink.feed(Message::Ping(payload.into())).await,
-                    Outgoing::Close => {
-                        let _ = sink.close().await;
-                        return;
-                    }
-                };
-                if fed.is_err() {
-                    return;
-                }
-                next = out_rx.try_recv();
-            }
-            if sink.flush().await.is_err() {
-                return;
-            }
-        }
-    });
+    let (out_tx, out_rx) = outbox();
+    let (mut reader, writer) = socket::split(socket, MAX_CLIENT_MESSAGE * 16);
+    let mut writer = tokio::spawn(write(writer, out_rx, app.started));
+    let replies = out_tx.clone();
     // The connection belongs to the shard of the match its last `hello` named (shard 0 before
     // any), or in a cluster to the node that owns that match: `ConnRouter` joins it there.
     let mut router = ConnRouter::new(app.clone(), conn, account, out_tx, true);
-    while let Some(frame) = stream.next().await {
-        let incoming = match frame {
-            Ok(Message::Text(text)) => Incoming::Text(text),
-            Ok(Message::Binary(_)) => Incoming::Binary,
-            Ok(Message::Pong(payload)) => {
+    let closing = loop {
+        let incoming = match reader.next().await {
+            Ok(Some(Received::Text(text))) => Incoming::Text(text),
+            Ok(Some(Received::Binary)) => Incoming::Binary,
+            Ok(Some(Received::Pong(payload))) => {
                 let Ok(bytes) = <[u8; 8]>::try_from(payload.as_ref()) else {
                     continue;
                 };
                 let sent = Duration::from_micros(u64::from_be_bytes(bytes));
                 Incoming::Rtt(app.started.elapsed().saturating_sub(sent))
             }
-            Ok(Message::Ping(_)) => continue,
-            Ok(Message::Close(_)) | Err(_) => break,
+            Ok(Some(Received::Ping(payload))) => {
+                let _ = replies.send(Outgoing::Pong(payload));
+                continue;
+            }
+            // The client closes: the close frame goes back (RFC 6455, section 5.5.1).
+            Ok(Some(Received::Close(_))) => break Some(Outgoing::Close),
+            Ok(None) | Err(ReadError::Io(_)) => break None,
+            Err(ReadError::Protocol(e)) => {
+                break Some(Outgoing::Fail(e.close_code(), e.to_string()))
+            }
         };
         if !router.take(incoming).await {
-            break;
+            break None;
+        }
+    };
+    router.leave().await;
+    let sent = closing.is_some_and(|close| replies.send(close).is_ok());
+    drop(replies);
+    if !sent || tokio::time::timeout(CLOSING, &mut writer).await.is_err() {
+        writer.abort();
+    }
+}
+
+/// The connection's writer: its queue of messages, and a ping every PING_EVERY (one task and
+/// one timer per connection for both). Whatever is queued by the time it writes goes out with
+/// one vectored write (up to WRITE_AT_ONCE bytes); the frames' payloads are the messages' shared
+/// bytes, not copied.
+async fn write(mut socket: WriteSide, mut out_rx: OutReceiver, started: std::time::Instant) {
+    let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut frames: Vec<Out> = Vec::new();
+    loop {
+        let first = tokio::select! {
+            out = out_rx.recv() => match out {
+                Some(out) => out,
+                None => return,
+            },
+            _ = ping.tick() => {
+                let stamp = u64::try_from(started.elapsed().as_micros()).unwrap_or(0);
+                Outgoing::Ping(stamp.to_be_bytes().to_vec())
+            }
+        };
+        let mut next = Some(first);
+        let mut bytes = 0;
+        let mut last = false;
+        while let Some(out) = next {
+            let frame = match out {
+                Outgoing::Text(text) => Out {
+                    opcode: Opcode::Text,
+                    payload: Bytes::from(text),
+                },
+                Outgoing::Ping(payload) => Out {
+                    opcode: Opcode::Ping,
+                    payload: payload.into(),
+                },
+                Outgoing::Pong(payload) => Out {
+                    opcode: Opcode::Pong,
+                    payload,
+                },
+                Outgoing::Close => {
+                    last = true;
+                    Out::close(1000, "")
+                }
+                Outgoing::Fail(code, reason) => {
+                    last = true;
+                    Out::close(code, &reason)
+                }
+            };
+            bytes += frame.payload.len();
+            frames.push(frame);
+            next = if last || bytes >= WRITE_AT_ONCE {
+                None
+            } else {
+                out_rx.try_recv()
+            };
+        }
+        let written = socket.write(&frames).await;
+        frames.clear();
+        if last || written.is_err() {
+            socket.shutdown().await;
+            return;
         }
     }
-    router.leave().await;
-    writer.abort();
 }

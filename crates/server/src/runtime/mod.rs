@@ -14,7 +14,7 @@ mod writer;
 
 pub(crate) use commit::*;
 pub(crate) use lobby::{lobby_feed, Lobby, PlayError};
-pub(crate) use outbox::{outbox, OutSender};
+pub(crate) use outbox::{outbox, OutReceiver, OutSender};
 pub(crate) use shards::{ask, Shards};
 pub(crate) use writer::Writer;
 
@@ -48,7 +48,12 @@ pub(crate) enum Outgoing {
     /// Shared by every recipient of the message (serialised once).
     Text(Utf8Bytes),
     Ping(Vec<u8>),
+    /// The answer to a client's ping (its payload).
+    Pong(bytes::Bytes),
+    /// The server closes the connection (normal closure).
     Close,
+    /// The client broke the websocket protocol: close with this code and reason.
+    Fail(u16, String),
 }
 
 pub(crate) enum Command {

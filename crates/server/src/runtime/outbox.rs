@@ -135,6 +135,7 @@ mod tests {
             Some(Outgoing::Text(t)) => Some(t.as_str().to_owned()),
             Some(Outgoing::Ping(_)) => Some("ping".into()),
             Some(Outgoing::Close) => Some("close".into()),
+            Some(Outgoing::Pong(_) | Outgoing::Fail(..)) => Some("other".into()),
             None => None,
         }
     }
