@@ -56,4 +56,4 @@ pub use rules::{
 };
 pub use setup::{PositionError, Setup};
 pub use shakmaty::{attacks, Bitboard, Board, ByColor, Color, File, Piece, Rank, Role, Square};
-pub use types::{Move, Reserve, RESERVE_ROLES};
+pub use types::{Move, Reserve, UciText, RESERVE_ROLES};

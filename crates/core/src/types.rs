@@ -178,14 +178,62 @@ impl fmt::Debug for Move {
     }
 }
 
+impl Move {
+    /// The move in UCI notation (`e2e4`, `e7e8q`, `e1g1`, `N@f3`), written without the
+    /// formatting machinery or an allocation (the server writes every legal move of the player
+    /// to move after each move).
+    pub fn uci(self) -> UciText {
+        fn square(sq: Square) -> [u8; 2] {
+            [sq.file().char() as u8, sq.rank().char() as u8]
+        }
+        let mut bytes = [0u8; 5];
+        let len = match (self.dropped_role(), self.promotion_role()) {
+            (Some(role), _) => {
+                bytes[0] = role.upper_char() as u8;
+                bytes[1] = b'@';
+                bytes[2..4].copy_from_slice(&square(self.to()));
+                4
+            }
+            (None, promotion) => {
+                let to = if promotion.is_some() {
+                    self.to()
+                } else {
+                    self.king_to()
+                };
+                bytes[0..2].copy_from_slice(&square(self.raw_from()));
+                bytes[2..4].copy_from_slice(&square(to));
+                match promotion {
+                    Some(role) => {
+                        bytes[4] = role.char() as u8;
+                        5
+                    }
+                    None => 4,
+                }
+            }
+        };
+        UciText { bytes, len }
+    }
+}
+
+/// A move's UCI text ([`Move::uci`]): up to five ASCII bytes, kept inline.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct UciText {
+    bytes: [u8; 5],
+    len: u8,
+}
+
+impl UciText {
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        // Only ASCII letters, digits and '@' are ever written.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+    }
+}
+
 impl fmt::Display for Move {
     /// Writes the move in UCI notation (`e2e4`, `e7e8q`, `e1g1`, `N@f3`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.dropped_role(), self.promotion_role()) {
-            (Some(role), _) => write!(f, "{}@{}", role.upper_char(), self.to()),
-            (None, Some(role)) => write!(f, "{}{}{}", self.raw_from(), self.to(), role.char()),
-            (None, None) => write!(f, "{}{}", self.raw_from(), self.king_to()),
-        }
+        f.write_str(self.uci().as_str())
     }
 }
 

@@ -31,6 +31,14 @@ fn check_all_moves(pos: &Position, seen: &mut Seen) {
         // UCI.
         let uci = m.to_string();
         assert_eq!(pos.parse_uci(&uci), Ok(m), "UCI {uci} in {fen}");
+        // The inline text is the squares' and roles' own notation.
+        let expected = match (m.dropped_role(), m.promotion_role(), m.from()) {
+            (Some(role), _, _) => format!("{}@{}", role.upper_char(), m.to()),
+            (None, Some(role), Some(from)) => format!("{from}{}{}", m.to(), role.char()),
+            (None, None, Some(from)) => format!("{from}{}", m.king_to()),
+            (None, _, None) => panic!("a board move without a from square: {m:?}"),
+        };
+        assert_eq!(m.uci().as_str(), expected, "in {fen}");
         if let Some(role) = m.dropped_role() {
             // Drops read in either case.
             let lower = format!("{}@{}", role.char(), m.to());

@@ -28,6 +28,14 @@ impl UciList {
         let _ = write!(self.0, "{mv}");
     }
 
+    /// Appends a move's UCI text.
+    pub fn push_str(&mut self, uci: &str) {
+        if !self.0.is_empty() {
+            self.0.push(' ');
+        }
+        self.0.push_str(uci);
+    }
+
     /// The moves, in order.
     pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
         self.0.split(' ').filter(|m| !m.is_empty())

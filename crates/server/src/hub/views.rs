@@ -47,7 +47,7 @@ impl LiveMatch {
             let moves = pos.legal_moves();
             let mut list = UciList::with_capacity(moves.len());
             for m in moves.iter() {
-                list.push(m);
+                list.push_str(m.uci().as_str());
             }
             list
         })
@@ -58,7 +58,7 @@ impl LiveMatch {
         Some(MoveInfo {
             ply,
             seat: seat_name(r.seat),
-            uci: r.mv.to_string(),
+            uci: r.mv.uci().as_str().to_owned(),
             san: r.san.as_str().to_owned(),
             number: r.number,
             clock_ms: ms(r.clock_left),
