@@ -34,8 +34,8 @@ pub struct Args {
     /// New websocket connections per second, all workers together.
     #[arg(long, default_value_t = 400.0)]
     ramp: f64,
-    /// Worker processes; 0 picks one per 1500 matches, and at least as many as the open-file
-    /// limit needs.
+    /// Worker processes; 0 picks one per 1500 matches up to one per core, and at least as
+    /// many as the open-file limit needs.
     #[arg(long, default_value_t = 0)]
     workers: usize,
     /// Threads per worker process; 1 runs a single-threaded runtime (the cheapest per message).
