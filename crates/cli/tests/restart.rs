@@ -2,180 +2,30 @@
 //! the same database and port: the players come back with their seat tokens, the moves are all
 //! there, the downtime is charged to nobody, and the match goes on to mate.
 
-use std::fs::File;
-use std::net::{SocketAddr, TcpListener as StdListener};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+// The server processes and websocket players of the cluster tests (here without a bus: one
+// server on SQLite); what this test does not use of the harness is left unused.
+#[allow(dead_code)]
+#[path = "cluster/harness.rs"]
+mod harness;
 
-use bughouse_loadtest::client::{Answer, Target};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::Duration;
+
 use bughouse_protocol::{
     ArchiveEntry, ClientMessage, Clocks, CreateMatch, MatchState, ServerMessage,
 };
-use futures_util::{SinkExt, StreamExt};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use harness::{free_port, get, target, Client, Node, PATIENCE, SEATS};
 
-/// How long the test waits for any one answer.
-const PATIENCE: Duration = Duration::from_secs(10);
-
-const SEATS: [&str; 4] = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
-
-/// A running `bughouse serve`, killed when dropped (also when the test fails).
-struct ServerProcess {
-    child: Child,
-    log: PathBuf,
-}
-
-impl ServerProcess {
-    /// Starts `bughouse serve` and waits until it answers HTTP.
-    async fn start(addr: SocketAddr, database: &str, log: &Path) -> ServerProcess {
-        let child = Command::new(env!("CARGO_BIN_EXE_bughouse"))
-            .args(["serve", "--addr", &addr.to_string(), "--database", database])
-            .env("RUST_LOG", "info")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(File::create(log).expect("the log file is writable"))
-            .spawn()
-            .expect("the bughouse binary starts");
-        let mut server = ServerProcess {
-            child,
-            log: log.to_owned(),
-        };
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if let Some(status) = server.child.try_wait().expect("the child can be waited on") {
-                panic!(
-                    "bughouse serve exited with {status}:\n{}",
-                    std::fs::read_to_string(&server.log).unwrap_or_default()
-                );
-            }
-            if let Ok(Ok(answer)) = tokio::time::timeout(
-                Duration::from_secs(2),
-                target(addr).get("/api/archive?limit=1"),
-            )
-            .await
-            {
-                if answer.status == 200 {
-                    return server;
-                }
-            }
-            assert!(
-                Instant::now() < deadline,
-                "bughouse serve does not answer on {addr}:\n{}",
-                std::fs::read_to_string(&server.log).unwrap_or_default()
-            );
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
-    }
-
-    /// SIGKILL: nothing is flushed beyond what the server had stored.
-    fn kill(mut self) {
-        self.child.kill().expect("the server can be killed");
-        self.child.wait().expect("the killed server is reaped");
-    }
-}
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The server at `addr`, through the load tester's HTTP client.
-fn target(addr: SocketAddr) -> Target {
-    Target::of_addr(addr, addr.to_string()).expect("an HTTP client")
-}
-
-/// `GET PATH`.
-async fn get(addr: SocketAddr, path: &str) -> Answer {
-    tokio::time::timeout(PATIENCE, target(addr).get(path))
-        .await
-        .expect("the server answers in time")
-        .expect("the HTTP request succeeds")
-}
-
-type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
-struct Client {
-    ws: Ws,
-    seat: usize,
-}
-
-impl Client {
-    async fn connect(addr: SocketAddr, seat: usize) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
-            .await
-            .expect("the websocket opens");
-        Client { ws, seat }
-    }
-
-    async fn send(&mut self, msg: &ClientMessage) {
-        let text = serde_json::to_string(msg).expect("serializable");
-        self.ws
-            .send(Message::Text(text.into()))
-            .await
-            .expect("the frame is sent");
-    }
-
-    async fn recv(&mut self) -> ServerMessage {
-        let who = SEATS[self.seat];
-        loop {
-            let frame = match tokio::time::timeout(PATIENCE, self.ws.next()).await {
-                Err(_) => panic!("{who}: no message in time"),
-                Ok(None) => panic!("{who}: the websocket closed"),
-                Ok(Some(Err(e))) => panic!("{who}: websocket error: {e}"),
-                Ok(Some(Ok(frame))) => frame,
-            };
-            match frame {
-                Message::Text(text) => {
-                    return serde_json::from_str(text.as_str())
-                        .unwrap_or_else(|e| panic!("{who}: not a server message ({e}): {text}"))
-                }
-                Message::Ping(_) | Message::Pong(_) => continue,
-                other => panic!("{who}: unexpected frame {other:?}"),
-            }
-        }
-    }
-
-    async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
-        loop {
-            let msg = self.recv().await;
-            if let ServerMessage::Error { code, message, .. } = &msg {
-                panic!("{}: error {code}: {message}", SEATS[self.seat]);
-            }
-            if let Some(t) = pick(&msg) {
-                return t;
-            }
-        }
-    }
-
-    async fn hello(
-        &mut self,
-        match_id: &str,
-        token: Option<String>,
-    ) -> (MatchState, Option<String>) {
-        self.send(&ClientMessage::Hello {
-            match_id: match_id.to_owned(),
-            token,
-        })
-        .await;
-        self.until(|m| match m {
-            ServerMessage::State { state, you } => {
-                Some(((**state).clone(), you.map(|s| s.to_string())))
-            }
-            _ => None,
-        })
-        .await
-    }
+/// `bughouse serve` on `addr` with the SQLite `database`, its log in `log`.
+async fn start(addr: SocketAddr, database: &str, log: &Path) -> Node {
+    Node::serve(addr, &["--database", database], log).await
 }
 
 /// `seat` plays `uci`; every client gets the `moved`. Returns the clocks it carried.
 async fn play(clients: &mut [Client], seat: usize, uci: &str) -> Clocks {
     clients[seat]
-        .send(&ClientMessage::Move {
+        .send(ClientMessage::Move {
             uci: uci.to_owned(),
         })
         .await;
@@ -192,11 +42,6 @@ async fn play(clients: &mut [Client], seat: usize, uci: &str) -> Clocks {
         clocks.get_or_insert(cl);
     }
     clocks.expect("four clients")
-}
-
-fn free_port() -> SocketAddr {
-    let listener = StdListener::bind("127.0.0.1:0").expect("a free port");
-    listener.local_addr().expect("a local address")
 }
 
 fn remaining(state: &MatchState, seat: usize) -> i64 {
@@ -217,7 +62,7 @@ async fn a_killed_server_resumes_the_match_with_the_same_moves_and_clocks() {
     let database = format!("sqlite://{}", dir.join("bughouse.db").display());
     let addr = free_port();
 
-    let server = ServerProcess::start(addr, &database, &dir.join("first.log")).await;
+    let mut server = start(addr, &database, &dir.join("first.log")).await;
     let create = CreateMatch {
         rules: "fide".into(),
         time_control: "5+0".into(),
@@ -236,9 +81,9 @@ async fn a_killed_server_resumes_the_match_with_the_same_moves_and_clocks() {
     let mut clients = Vec::new();
     let mut tokens = Vec::new();
     for (i, seat) in SEATS.iter().enumerate() {
-        let mut c = Client::connect(addr, i).await;
+        let mut c = Client::connect(addr, SEATS[i]).await;
         c.hello(&id, None).await;
-        c.send(&ClientMessage::Sit {
+        c.send(ClientMessage::Sit {
             seat: seat.parse().expect("a seat name"),
             name: format!("{seat} player"),
         })
@@ -282,12 +127,12 @@ async fn a_killed_server_resumes_the_match_with_the_same_moves_and_clocks() {
     server.kill();
     let down = Duration::from_secs(3);
     tokio::time::sleep(down).await;
-    let server = ServerProcess::start(addr, &database, &dir.join("second.log")).await;
+    let mut server = start(addr, &database, &dir.join("second.log")).await;
 
     let mut clients = Vec::new();
     let mut states = Vec::new();
     for (i, token) in tokens.iter().enumerate() {
-        let mut c = Client::connect(addr, i).await;
+        let mut c = Client::connect(addr, SEATS[i]).await;
         let (state, you) = c.hello(&id, Some(token.clone())).await;
         assert_eq!(
             you.as_deref(),
@@ -371,7 +216,7 @@ async fn a_killed_server_resumes_the_match_with_the_same_moves_and_clocks() {
     // The record survives a second crash, in the archive.
     drop(clients);
     server.kill();
-    let server = ServerProcess::start(addr, &database, &dir.join("third.log")).await;
+    let mut server = start(addr, &database, &dir.join("third.log")).await;
     let answer = get(addr, "/api/archive").await;
     let archive: Vec<ArchiveEntry> = serde_json::from_str(&answer.body).expect("the archive");
     assert!(

@@ -83,31 +83,35 @@ pub struct Node {
 impl Node {
     /// Starts a node and waits until it answers HTTP.
     pub async fn start(database: &str, bus: &str, id: &str, dir: &Path) -> Node {
-        let addr = free_port();
-        let log = dir.join(format!("{id}.log"));
+        let args = ["--database", database, "--bus", bus, "--node-id", id];
+        Node::serve(free_port(), &args, &dir.join(format!("{id}.log"))).await
+    }
+
+    /// Starts `bughouse serve --addr ADDR ARGS…`, its log in `log`, and waits until it answers
+    /// HTTP (a single server: `--database` alone).
+    pub async fn serve(addr: SocketAddr, args: &[&str], log: &Path) -> Node {
         let child = Command::new(env!("CARGO_BIN_EXE_bughouse"))
-            .args([
-                "serve",
-                "--addr",
-                &addr.to_string(),
-                "--database",
-                database,
-                "--bus",
-                bus,
-                "--node-id",
-                id,
-            ])
+            .args(["serve", "--addr", &addr.to_string()])
+            .args(args)
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(File::create(&log).expect("the log file is writable"))
+            .stderr(File::create(log).expect("the log file is writable"))
             .spawn()
             .expect("the bughouse binary starts");
-        let mut node = Node { addr, child, log };
+        let mut node = Node {
+            addr,
+            child,
+            log: log.to_owned(),
+        };
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             if let Some(status) = node.child.try_wait().expect("the child can be waited on") {
-                panic!("node {id} exited with {status}:\n{}", node.log_text());
+                panic!(
+                    "{} exited with {status}:\n{}",
+                    log.display(),
+                    node.log_text()
+                );
             }
             if let Ok(Ok(answer)) = tokio::time::timeout(
                 Duration::from_secs(2),
@@ -121,7 +125,8 @@ impl Node {
             }
             assert!(
                 Instant::now() < deadline,
-                "node {id} does not answer on {addr}:\n{}",
+                "{} does not answer on {addr}:\n{}",
+                log.display(),
                 node.log_text()
             );
             tokio::time::sleep(Duration::from_millis(25)).await;
@@ -155,7 +160,7 @@ impl Drop for Node {
     }
 }
 
-fn free_port() -> SocketAddr {
+pub fn free_port() -> SocketAddr {
     let listener = StdListener::bind("127.0.0.1:0").expect("a free port");
     listener.local_addr().expect("a local address")
 }
