@@ -15,36 +15,9 @@ const PATIENCE: Duration = Duration::from_secs(10);
 
 const SEATS: [&str; 4] = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
 
-/// A server on a free port with its own SQLite file (kept while the value lives).
-struct TestServer {
-    addr: SocketAddr,
-    _dir: tempfile::TempDir,
-    server: Option<bughouse_server::Server>,
-}
-
-impl TestServer {
-    async fn start() -> TestServer {
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let url = format!("sqlite://{}", dir.path().join("bughouse.db").display());
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
-        let server = bughouse_server::serve_on(listener, &url)
-            .await
-            .expect("the server starts");
-        TestServer {
-            addr: server.addr,
-            _dir: dir,
-            server: Some(server),
-        }
-    }
-}
-
-impl Drop for TestServer {
-    fn drop(&mut self) {
-        if let Some(server) = self.server.take() {
-            server.abort();
-        }
-    }
-}
+#[path = "support/server.rs"]
+mod support;
+use support::TestServer;
 
 /// An HTTP answer: status and body.
 struct Answer {

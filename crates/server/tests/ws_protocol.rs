@@ -7,32 +7,13 @@ use std::time::Duration;
 
 use bughouse_protocol::ServerMessage;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 
 const PATIENCE: Duration = Duration::from_secs(10);
 
-/// A server on a free port with its own SQLite file (kept while the value lives).
-struct TestServer {
-    addr: SocketAddr,
-    _dir: tempfile::TempDir,
-    server: bughouse_server::Server,
-}
-
-impl TestServer {
-    async fn start() -> TestServer {
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let url = format!("sqlite://{}", dir.path().join("bughouse.db").display());
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
-        let server = bughouse_server::serve_on(listener, &url)
-            .await
-            .expect("the server starts");
-        TestServer {
-            addr: server.addr,
-            _dir: dir,
-            server,
-        }
-    }
-}
+#[path = "support/server.rs"]
+mod support;
+use support::TestServer;
 
 /// The handshake's request, with the RFC's example key.
 fn handshake(extra: &str) -> String {
@@ -169,7 +150,6 @@ async fn fragments_pings_and_the_close_handshake_work_as_the_rfc_says() {
         .await
         .expect("sent");
     assert_eq!(closed_with(&mut tcp).await, 1000);
-    server.server.abort();
 }
 
 #[tokio::test]
@@ -206,7 +186,6 @@ async fn each_way_of_breaking_the_protocol_closes_with_its_code() {
         .expect("sent");
     let (_, text) = next(&mut tcp).await.expect("an answer");
     assert!(String::from_utf8_lossy(&text).contains("pong"));
-    server.server.abort();
 }
 
 #[tokio::test]
@@ -231,5 +210,4 @@ async fn a_request_that_is_no_websocket_handshake_gets_a_json_error() {
     tcp.read_to_string(&mut answer).await.expect("an answer");
     assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
     assert!(answer.contains(r#""error":"not_websocket""#), "{answer}");
-    server.server.abort();
 }
