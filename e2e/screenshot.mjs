@@ -3,7 +3,8 @@
 // SQLite file), creates a match with the HTTP API, seats four players through the page (WhiteA
 // on a phone, 390 × 844 with touch; the others on a desktop, 1400 × 900), plays eight moves
 // (BlackB's Bxg4 puts a white queen in WhiteA's reserve), has BlackB send his partner a message,
-// and writes PNGs of WhiteA's phone, BlackB's and a spectator's desktop.
+// and writes PNGs of WhiteA's phone, BlackB's and a spectator's desktop, with each page's markup
+// beside (`.html`, run-to-run changes masked, to diff two builds).
 //
 //   node e2e/screenshot.mjs [OUT_DIR]
 //
@@ -12,7 +13,7 @@
 // e2e's npm packages (e2e/run.sh installs both).
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -140,7 +141,21 @@ try {
     ['desktop-BlackB', dave, false],
     ['desktop-spectator-full', pages.spectator, true],
   ];
-  for (const [name, page, fullPage] of shots) await page.screenshot({ path: join(OUT, `${name}.png`), fullPage });
+  for (const [name, page, fullPage] of shots) {
+    await page.screenshot({ path: join(OUT, `${name}.png`), fullPage });
+    // The page's markup too, one element a line, with what changes from run to run (the match
+    // id, the clocks, the round trip) masked: two builds' files can be compared with diff.
+    const html = await page.evaluate(() => document.body.outerHTML);
+    const masked = html
+      .replaceAll(id, 'MATCH')
+      .replaceAll(encodeURIComponent(id), 'MATCH')
+      .replace(/127\.0\.0\.1:\d+/g, 'HOST')
+      .replace(/\d+:\d\d(\.\d)?(?=<)/g, 'CLOCK')
+      .replace(/ping \d+ ms/g, 'ping N ms')
+      .replace(/lag \d+ ms/g, 'lag N ms')
+      .replace(/></g, '>\n<');
+    writeFileSync(join(OUT, `${name}.html`), masked);
+  }
   // The phone's talk drawer, opened.
   await pages.WhiteA.locator('.talk-toggle').tap();
   await sleep(300);
