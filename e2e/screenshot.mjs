@@ -3,8 +3,10 @@
 // SQLite file), creates a match with the HTTP API, seats four players through the page (WhiteA
 // on a phone, 390 × 844 with touch; the others on a desktop, 1400 × 900), plays eight moves
 // (BlackB's Bxg4 puts a white queen in WhiteA's reserve), has BlackB send his partner a message,
-// and writes PNGs of WhiteA's phone, BlackB's and a spectator's desktop, with each page's markup
-// beside (`.html`, run-to-run changes masked, to diff two builds).
+// and writes PNGs of WhiteA's phone, BlackB's and a spectator's desktop; then WhiteA drops the
+// queen on f7 (mate) and the spectator steps the replay two moves back: PNGs of the finished
+// match. Each page's markup is written beside (`.html`, run-to-run changes masked, to diff two
+// builds).
 //
 //   node e2e/screenshot.mjs [OUT_DIR]
 //
@@ -141,7 +143,7 @@ try {
     ['desktop-BlackB', dave, false],
     ['desktop-spectator-full', pages.spectator, true],
   ];
-  for (const [name, page, fullPage] of shots) {
+  const snap = async (name, page, fullPage) => {
     await page.screenshot({ path: join(OUT, `${name}.png`), fullPage });
     // The page's markup too, one element a line, with what changes from run to run (the match
     // id, the clocks, the round trip) masked: two builds' files can be compared with diff.
@@ -155,11 +157,32 @@ try {
       .replace(/lag \d+ ms/g, 'lag N ms')
       .replace(/></g, '>\n<');
     writeFileSync(join(OUT, `${name}.html`), masked);
-  }
+  };
+  for (const [name, page, fullPage] of shots) await snap(name, page, fullPage);
   // The phone's talk drawer, opened.
-  await pages.WhiteA.locator('.talk-toggle').tap();
+  const alice = pages.WhiteA;
+  await alice.locator('.talk-toggle').tap();
   await sleep(300);
-  await pages.WhiteA.screenshot({ path: join(OUT, 'phone-WhiteA-talk.png') });
+  await alice.screenshot({ path: join(OUT, 'phone-WhiteA-talk.png') });
+  await alice.locator('.talk-close').tap();
+
+  // WhiteA drops the queen on f7: mate, the match is over. The spectator steps the replay two
+  // moves back.
+  await alice.locator('.board-col.main .pocket.bottom .pocket-piece.usable:has(piece.queen)').tap();
+  await alice.locator('.board-col.main .pocket.bottom .pocket-piece.selected').waitFor();
+  const box = await alice.locator('.board-col.main cg-board').boundingBox();
+  await alice.touchscreen.tap(box.x + (5.5 * box.width) / 8, box.y + (1.5 * box.height) / 8);
+  for (const page of Object.values(pages)) await page.locator('section.result .score').waitFor();
+  const spectator = pages.spectator;
+  await spectator.locator('.replay .ply', { hasText: '9 / 9' }).waitFor();
+  await spectator.getByRole('button', { name: 'previous move' }).click();
+  await spectator.getByRole('button', { name: 'previous move' }).click();
+  await spectator.locator('.replay .ply', { hasText: '7 / 9' }).waitFor();
+  for (const page of Object.values(pages)) await page.evaluate(() => window.scrollTo(0, 0));
+  await sleep(500);
+  await snap('phone-WhiteA-finished-full', alice, true);
+  await snap('desktop-BlackB-finished', dave, false);
+  await snap('desktop-spectator-replay-full', spectator, true);
   if (errors.length) throw new Error(`script errors in the pages:\n${errors.join('\n')}`);
   console.log(`screenshots in ${OUT}`);
 } finally {
