@@ -76,6 +76,15 @@ const SIT_FLOOR: Duration = Duration::from_secs(8);
 const SIT_MAX: Duration = Duration::from_secs(30);
 /// A bot that is mated whatever it does sits until it has this much time left.
 const DESPERATE_FLOOR: Duration = Duration::from_secs(2);
+/// With [`crate::SearchConfig::race`]: the share of the time left a move gets (1/50)...
+const RACE_SHARE: f64 = 50.0;
+/// ... times this in the first moves of the board ...
+const RACE_OPENING: f64 = 0.7;
+/// ... up to this full move.
+const RACE_OPENING_MOVES: u32 = 8;
+/// With [`crate::SearchConfig::race`], a bot mated whatever it does sits until this much time
+/// is left.
+const RACE_DESPERATE_FLOOR: Duration = Duration::from_millis(500);
 /// Sit to play for the partner's board when we stand this much worse and he this much
 /// better (centipawns).
 const STRATEGIC_SIT: i32 = 150;
@@ -177,9 +186,11 @@ impl TeamBot {
     /// or when the partner is short of time; never more than a sixth of the time left, and
     /// always leaving a safety margin for the round trip of the move. With
     /// [`crate::SearchConfig::team_clock`]: catching up harder, with the faster of both
-    /// opponents, and the partner's clock read relative to the base time.
+    /// opponents, and the partner's clock read relative to the base time. With
+    /// [`crate::SearchConfig::race`]: a fiftieth of the time left, and less in the opening.
     pub fn budget(&self, m: &Match, seat: Seat, now: Duration) -> Duration {
         let team_clock = self.searcher.config().team_clock;
+        let race = self.searcher.config().race;
         let ours = m.remaining(seat, now);
         let partner = seat.partner();
         let mut theirs = m.remaining(seat.opponent(), now);
@@ -201,7 +212,11 @@ impl TeamBot {
                 Duration::from_secs(20),
             )
         };
-        let mut t = ours.as_secs_f64() / 30.0 + inc.as_secs_f64() * 0.75;
+        let share = if race { RACE_SHARE } else { 30.0 };
+        let mut t = ours.as_secs_f64() / share + inc.as_secs_f64() * 0.75;
+        if race && m.position(seat.board).fullmoves() <= RACE_OPENING_MOVES {
+            t *= RACE_OPENING;
+        }
         let (o, th) = (ours.as_secs_f64(), theirs.as_secs_f64());
         if o < th && th > 0.0 {
             // Behind on the clock: catch up (with the team's clocks, hard: a tenth behind
@@ -444,11 +459,15 @@ impl TeamBot {
             }
         }
 
-        // Ask the partner to sit while his moving would let them capture what mates us.
-        if danger && pboard.turn() == partner.color {
+        // Ask the partner to sit while his moving would let them capture what mates us, and
+        // (race) while we mate by force: the mated opponent sits for his last seconds, and our
+        // partner, given nothing away, can sit him out.
+        let mating = self.searcher.config().race && score >= MATE_BOUND;
+        let hold = danger || mating;
+        if hold && pboard.turn() == partner.color {
             talk.push(Talk::Sit);
             self.asked_sit = true;
-        } else if !danger && self.asked_sit {
+        } else if !hold && self.asked_sit {
             talk.push(Talk::Go);
             self.asked_sit = false;
         }
@@ -534,7 +553,9 @@ impl TeamBot {
 
     /// A bot mated whatever it does sits until it has this much time left.
     fn desperate_floor(&self) -> Duration {
-        if self.searcher.config().team_clock {
+        if self.searcher.config().race {
+            RACE_DESPERATE_FLOOR
+        } else if self.searcher.config().team_clock {
             DESPERATE_FLOOR / 2
         } else {
             DESPERATE_FLOOR
@@ -542,18 +563,27 @@ impl TeamBot {
     }
 
     /// Whether sitting is safe on the clock: comfortably more time than the opponent, enough
-    /// time left, and not sitting too long already.
+    /// time left, and not sitting too long already. With [`crate::SearchConfig::race`]: more
+    /// time than both opponents (the one across may be sitting against us), the lead and the
+    /// floor at most a twentieth and an eighth of the base time.
     fn may_sit(&self, m: &Match, seat: Seat, now: Duration) -> bool {
         if !m.is_started() || m.game_end(seat.partner().board).is_some() {
             return false;
         }
         let ours = m.remaining(seat, now);
-        let theirs = m.remaining(seat.opponent(), now);
+        let mut theirs = m.remaining(seat.opponent(), now);
+        let (lead, floor) = if self.searcher.config().race {
+            theirs = theirs.max(m.remaining(seat.partner().opponent(), now));
+            let base = m.time_control().base;
+            (SIT_LEAD.min(base / 20), SIT_FLOOR.min(base / 8))
+        } else {
+            (SIT_LEAD, SIT_FLOOR)
+        };
         let sat = self
             .sit_since
             .map_or(Duration::ZERO, |s| now.saturating_sub(s));
         let lead_at_start = (ours + sat).saturating_sub(theirs);
-        ours > theirs + SIT_LEAD && ours > SIT_FLOOR && sat < SIT_MAX.min(lead_at_start / 2)
+        ours > theirs + lead && ours > floor && sat < SIT_MAX.min(lead_at_start / 2)
     }
 
     /// Bonuses and penalties for root moves from the partner's requests.

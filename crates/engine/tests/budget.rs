@@ -92,3 +92,37 @@ fn at_ten_seconds_a_partner_is_not_always_short_of_time() {
     let ratio = old.as_secs_f64() / new.as_secs_f64();
     assert!((ratio - 0.6).abs() < 0.01, "{old:?} vs {new:?}");
 }
+
+#[test]
+fn race_is_named_and_keeps_the_team_clock() {
+    let race = SearchConfig::named("race").unwrap();
+    assert!(race.race && race.team_clock);
+    for name in ["base", "drops", "clock", "strong", "default"] {
+        assert!(!SearchConfig::named(name).unwrap().race, "{name}");
+    }
+}
+
+#[test]
+fn race_thinks_a_fiftieth_and_less_in_the_opening() {
+    // Level clocks, move 1: a fiftieth instead of a thirtieth, times 0.7 in the opening.
+    let m = clocks(40, 40, 40, 40);
+    let clock = bot(SearchConfig::CLOCK).budget(&m, US, Duration::ZERO);
+    let race = bot(SearchConfig::RACE).budget(&m, US, Duration::ZERO);
+    let ratio = race.as_secs_f64() / clock.as_secs_f64();
+    assert!(
+        (ratio - 0.7 * 30.0 / 50.0).abs() < 0.01,
+        "{race:?} vs {clock:?}"
+    );
+    // Past the opening: a fiftieth.
+    let rules = Rules::fide();
+    let later = "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[] w KQkq - 0 12";
+    let quiet = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
+    let positions =
+        bughouse_core::parse_bughouse_fen(&format!("{later} | {quiet}"), rules).unwrap();
+    let mut m = Match::from_positions(rules, TimeControl::default(), positions);
+    m.start(Duration::ZERO).unwrap();
+    let clock = bot(SearchConfig::CLOCK).budget(&m, US, Duration::ZERO);
+    let race = bot(SearchConfig::RACE).budget(&m, US, Duration::ZERO);
+    let ratio = race.as_secs_f64() / clock.as_secs_f64();
+    assert!((ratio - 30.0 / 50.0).abs() < 0.01, "{race:?} vs {clock:?}");
+}

@@ -183,3 +183,53 @@ fn captures_what_a_waiting_partner_can_drop() {
     };
     assert_ne!(mv.to_string(), "d1d5");
 }
+
+#[test]
+fn race_sits_down_to_half_a_second_when_mated_whatever_it_does() {
+    let a = "7k/6pp/8/2b5/5n2/6p1/PP6/R6K[q] w - - 0 1";
+    let mut m = setup(a, QUIET_B, 20, 30);
+    m.set_remaining(US, Duration::from_millis(800));
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    bot.set_search_config(SearchConfig::CLOCK);
+    assert_moves(&m, &decide(&m, &mut bot));
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    bot.set_search_config(SearchConfig::RACE);
+    assert_eq!(decide(&m, &mut bot).action, Action::Sit);
+}
+
+#[test]
+fn race_asks_the_partner_to_sit_while_it_mates_by_force() {
+    // N@f7 mates at once: the partner (Black on B, to move) is told to sit, as
+    // Fairy-Stockfish tells its partner; the default bot says nothing of it.
+    let a = "6rk/6pp/8/8/8/1P6/P7/K7[N] w - - 0 1";
+    let m = setup(a, QUIET_B, 60, 30);
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    bot.set_search_config(SearchConfig::RACE);
+    let d = decide(&m, &mut bot);
+    assert_moves(&m, &d);
+    assert!(d.talk.contains(&Talk::Sit), "{d:?}");
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    let d = decide(&m, &mut bot);
+    assert!(!d.talk.contains(&Talk::Sit), "{d:?}");
+}
+
+#[test]
+fn race_obeys_a_sit_only_when_ahead_of_both_opponents() {
+    // Asked to sit, 60 s against our opponent's 30 s: the default bot sits; the race bot sits
+    // too while the opponent across has less time than we do, and moves when he has more
+    // (he may be sitting us out on board B).
+    let mut m = setup(KNIGHT_MATE_A, QUIET_B, 60, 30);
+    m.set_remaining(Seat::WHITE_B, Duration::from_secs(50));
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    bot.set_search_config(SearchConfig::RACE);
+    bot.hear(Talk::Sit);
+    assert_eq!(decide(&m, &mut bot).action, Action::Sit);
+    m.set_remaining(Seat::WHITE_B, Duration::from_secs(70));
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    bot.set_search_config(SearchConfig::RACE);
+    bot.hear(Talk::Sit);
+    assert_moves(&m, &decide(&m, &mut bot));
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    bot.hear(Talk::Sit);
+    assert_eq!(decide(&m, &mut bot).action, Action::Sit);
+}
