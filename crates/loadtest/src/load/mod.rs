@@ -170,8 +170,9 @@ pub fn run_worker_process(config: &Config) -> Result<(), LoadError> {
 
 /// Worker processes when `--workers` is 0: one per [`MATCHES_PER_WORKER`] matches but no more
 /// than the cores (more processes than cores, on a machine the server shares, only take turns
-/// on them: at 4,900 matches on two cores, four workers measured p99 162 ms and two 108 ms), and
-/// at least as many as the open-file limit needs (`per_worker` matches each).
+/// on them: at 4,900 matches on two cores, four workers measured p50 51–55 ms over two runs,
+/// two workers 24–39 ms over four; p99 within the runs' spread, 108–163 ms), and at least as
+/// many as the open-file limit needs (`per_worker` matches each).
 fn default_workers(matches: u64, per_worker: u64, cores: u64) -> usize {
     let by_load = matches.div_ceil(MATCHES_PER_WORKER).min(cores.max(1));
     matches.div_ceil(per_worker.max(1)).max(by_load).max(1) as usize
