@@ -2,7 +2,8 @@
 """How our bot's arena matches were lost: reads BPGN files that `bughouse arena --out` wrote
 (our bot's seats are those whose player tag starts with `bot`) and counts, over the matches
 the bot's team lost, the way they ended (mate or flag), mates by a drop, mates after the mated
-bot sat down to its floor (its last clock 2.3 s or less), and mates while the other board stood
+bot sat down to its floor (its last clock at most FLOOR seconds: 2.3 by default, the `drops` and
+`clock` bots' floor of 2 s or 1 s; `--floor 0.8` for `race`, which sits to 0.5 s), and mates while the other board stood
 still for a sixth of the base time or more with the opponents to move there (their partner
 sat: a race of sitting), with whose clock was ahead when that board stopped. Then the mean
 thinking time per move (first 20 moves of each player) and the mean clocks at a third and a
@@ -11,7 +12,7 @@ half of the match's virtual time.
 Each move's comment is its mover's clock after it; a board's virtual time at a move is the sum
 of the time both its players have used, so the two boards' moves can be put on one timeline.
 
-usage: scripts/arena-losses.py FILE.bpgn...
+usage: scripts/arena-losses.py [--floor SECS] FILE.bpgn...
 """
 import collections
 import re
@@ -54,7 +55,7 @@ def clocks_at(line, base, t):
     return c
 
 
-def main(files):
+def main(files, floor=2.3):
     count = collections.Counter()
     think = {"bot": [], "other": []}
     at = {1 / 3: ([], []), 1 / 2: ([], [])}
@@ -110,7 +111,7 @@ def main(files):
             if "@" in last[2]:
                 count["lost: mated by a drop"] += 1
             own = [x for x in line if x[1] == mated]
-            if own and own[-1][3] <= 2.3:
+            if own and own[-1][3] <= floor:
                 count["lost: mated after sitting down to the floor"] += 1
             other = [x for x in line if x[1][-1] != last[1][-1]]
             if not other:
@@ -125,11 +126,19 @@ def main(files):
     for k, v in count.items():
         print(f"{k}: {v}")
     b, o = think["bot"], think["other"]
-    print(f"think per move, first 20 moves: bot {sum(b)/len(b):.3f} s, other {sum(o)/len(o):.3f} s")
+    if b and o:
+        print(f"think per move, first 20 moves: bot {sum(b)/len(b):.3f} s, other {sum(o)/len(o):.3f} s")
     for frac, (b, o) in at.items():
-        if b:
+        if b and o:
             print(f"clocks at {frac:.2f} of the match time ({len(b)} matches): bot {sum(b)/len(b):.1f} s, other {sum(o)/len(o):.1f} s")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    args = sys.argv[1:]
+    floor = 2.3
+    if args[:1] == ["--floor"]:
+        if len(args) < 2:
+            sys.exit("usage: scripts/arena-losses.py [--floor SECS] FILE.bpgn...")
+        floor = float(args[1])
+        args = args[2:]
+    main(args, floor)
