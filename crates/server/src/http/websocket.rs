@@ -13,7 +13,7 @@ use hyper::upgrade::Upgraded;
 
 use crate::http::route::{ConnRouter, Incoming};
 use crate::http::ws::frame::Opcode;
-use crate::http::ws::socket::{self, Out, ReadError, Received, WriteSide};
+use crate::http::ws::socket::{self, Out, ReadError, Received, WriteSide, MAX_FRAMES};
 use crate::http::ws::Upgrade;
 use crate::http::{auth, App};
 use crate::hub::AccountInfo;
@@ -100,7 +100,7 @@ pub(crate) async fn client(socket: Upgraded, app: App, account: Option<AccountIn
 
 /// The connection's writer: its queue of messages, and a ping every PING_EVERY (one task and
 /// one timer per connection for both). Whatever is queued by the time it writes goes out with
-/// one vectored write (up to WRITE_AT_ONCE bytes); the frames' payloads are the messages' shared
+/// one vectored write (up to WRITE_AT_ONCE bytes and MAX_FRAMES frames); the frames' payloads are the messages' shared
 /// bytes, not copied.
 async fn write(mut socket: WriteSide, mut out_rx: OutReceiver, started: std::time::Instant) {
     let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
@@ -145,7 +145,7 @@ async fn write(mut socket: WriteSide, mut out_rx: OutReceiver, started: std::tim
             };
             bytes += frame.payload.len();
             frames.push(frame);
-            next = if last || bytes >= WRITE_AT_ONCE {
+            next = if last || bytes >= WRITE_AT_ONCE || frames.len() == MAX_FRAMES {
                 None
             } else {
                 out_rx.try_recv()

@@ -18,6 +18,9 @@ use super::frame::{self, Frame, FrameError, Opcode};
 /// The room a read asks for: a move is a frame of some 60 bytes.
 const READ_CHUNK: usize = 512;
 
+/// The most frames [`Writer::write`] takes at once.
+pub(crate) const MAX_FRAMES: usize = 32;
+
 /// A read buffer this large is dropped when empty rather than kept.
 const KEEP_READ_BUFFER: usize = 4096;
 
@@ -190,22 +193,29 @@ impl<W: AsyncWrite + Unpin> Writer<W> {
         }
     }
 
-    /// Writes the frames, in order, with as few system calls as the socket takes them in.
+    /// Writes the frames, in order, with as few system calls as the socket takes them in. At
+    /// most [`MAX_FRAMES`] frames: their slices are kept on the stack (this runs for every
+    /// message to every connection).
     pub(crate) async fn write(&mut self, frames: &[Out]) -> io::Result<()> {
+        debug_assert!(frames.len() <= MAX_FRAMES);
+        let frames = &frames[..frames.len().min(MAX_FRAMES)];
         self.headers.clear();
         self.headers.extend(
             frames
                 .iter()
                 .map(|out| frame::header(out.opcode, out.payload.len())),
         );
-        let mut slices: Vec<IoSlice<'_>> = Vec::with_capacity(frames.len() * 2);
-        for ((header, n), out) in self.headers.iter().zip(frames) {
-            slices.push(IoSlice::new(&header[..*n]));
+        let mut slices = [IoSlice::new(&[]); 2 * MAX_FRAMES];
+        let mut n = 0;
+        for ((header, len), out) in self.headers.iter().zip(frames) {
+            slices[n] = IoSlice::new(&header[..*len]);
+            n += 1;
             if !out.payload.is_empty() {
-                slices.push(IoSlice::new(&out.payload));
+                slices[n] = IoSlice::new(&out.payload);
+                n += 1;
             }
         }
-        let mut rest = &mut slices[..];
+        let mut rest = &mut slices[..n];
         while !rest.is_empty() {
             let n = self.io.write_vectored(rest).await?;
             if n == 0 {
