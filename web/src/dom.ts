@@ -1,6 +1,8 @@
 // A tiny element builder. Text goes through text nodes, never through innerHTML, so names and
 // chat from other players cannot inject markup.
 
+import { MAX_NAME } from './protocol';
+
 type Attrs = Record<string, string | number | boolean | undefined | null | ((e: Event) => void)>;
 type Child = Node | string | number | null | undefined | false;
 
@@ -76,4 +78,18 @@ export async function copyText(text: string): Promise<boolean> {
     input.remove();
     return ok;
   }
+}
+
+/** The player's name field (the lobby's and the match page's seats panel's: one name, remembered). */
+export function playerNameInput(value = ''): HTMLInputElement {
+  return h('input', {
+    type: 'text',
+    id: 'player-name',
+    name: 'player-name',
+    maxlength: MAX_NAME,
+    autocomplete: 'nickname',
+    placeholder: 'your name',
+    'aria-label': 'your name',
+    value,
+  });
 }

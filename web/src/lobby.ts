@@ -2,11 +2,10 @@
 // miniature), kept up to date by the server's live feed; create a match; the finished ones.
 
 import { onAccount, siteHeader } from './account';
-import { fill, h, storageGet, storageSet } from './dom';
+import { fill, h, playerNameInput, storageGet, storageSet } from './dom';
 import { BOT_WAIT_KEY, BOT_WAITS, botWaitMs, cleanName, NAME_KEY, parseTimeControl, resultText, tokenKey } from './helpers';
 import { LiveGames } from './livegames';
 import {
-  MAX_NAME,
   PRESETS,
   type ApiError,
   type ArchiveEntry,
@@ -188,15 +187,7 @@ export function renderLobby(root: HTMLElement): void {
   more.hidden = true;
 
   // The player's name, asked here once and remembered: Play now, Join and the match page use it.
-  const nameInput = h('input', {
-    type: 'text',
-    id: 'player-name',
-    name: 'player-name',
-    maxlength: MAX_NAME,
-    autocomplete: 'nickname',
-    placeholder: 'your name',
-    value: storageGet(NAME_KEY) ?? '',
-  });
+  const nameInput = playerNameInput(storageGet(NAME_KEY) ?? '');
   const nameError = h('span', { class: 'form-error', role: 'alert' });
   nameInput.addEventListener('change', () => {
     const name = cleanName(nameInput.value);

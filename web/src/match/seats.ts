@@ -1,10 +1,10 @@
 // The match page's seats panel: who sits where, sit (under the name asked here or the
 // account's), stand up, add a bot, and the offer to fill the free seats with bots after a wait.
 
-import { fill, h, storageGet, storageSet, toast } from '../dom';
+import { fill, h, playerNameInput, storageGet, storageSet, toast } from '../dom';
 import { profileUrl } from '../account';
 import { BOT_WAIT_KEY, botLevelFor, botLevelLabel, botWaitMs, cleanName, NAME_KEY } from '../helpers';
-import { BOT_LEVELS, MAX_NAME, type LobbySnapshot, type SeatName } from '../protocol';
+import { BOT_LEVELS, type LobbySnapshot, type SeatName } from '../protocol';
 import type { MatchContext } from './context';
 import { changeText } from './ratings';
 
@@ -18,15 +18,7 @@ declare global {
 export class SeatsPanel {
   readonly el = h('section', { class: 'seats' });
   /** The name field of the seats panel. */
-  readonly nameInput = h('input', {
-    type: 'text',
-    id: 'player-name',
-    name: 'player-name',
-    maxlength: MAX_NAME,
-    autocomplete: 'nickname',
-    placeholder: 'your name',
-    'aria-label': 'your name',
-  });
+  readonly nameInput = playerNameInput();
   private botLevel = 8;
   /** When this page first saw its player seated in a waiting match (for the bot offer). */
   private waitingSince: number | null = null;
