@@ -42,6 +42,16 @@ else
     as_owner() { "$@"; }
 fi
 
+# The port lies in Linux's range of ephemeral ports (32768-60999): a test's client connection
+# (the load and websocket tests open thousands) may hold it, in TIME-WAIT, when the server
+# starts, and the bind fails. As root, reserve it so that no client connection is given it.
+if [[ $(id -u) -eq 0 && -w /proc/sys/net/ipv4/ip_local_reserved_ports ]]; then
+    reserved=$(cat /proc/sys/net/ipv4/ip_local_reserved_ports)
+    if [[ ",$reserved," != *",$port,"* ]]; then
+        echo "${reserved:+$reserved,}$port" >/proc/sys/net/ipv4/ip_local_reserved_ports || true
+    fi
+fi
+
 mkdir -p "$root"
 [[ $(id -u) -ne 0 ]] || chown "$owner" "$root"
 chmod 700 "$root"

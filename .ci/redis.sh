@@ -28,7 +28,17 @@ fi
 if redis-cli -h 127.0.0.1 -p "$port" ping 2>/dev/null | grep -q PONG; then
     log "reusing the server on 127.0.0.1:$port"
 else
-    mkdir -p "$root"
+    # The port lies in Linux's range of ephemeral ports (32768-60999): a test's client connection
+# (the load and websocket tests open thousands) may hold it, in TIME-WAIT, when the server
+# starts, and the bind fails. As root, reserve it so that no client connection is given it.
+if [[ $(id -u) -eq 0 && -w /proc/sys/net/ipv4/ip_local_reserved_ports ]]; then
+    reserved=$(cat /proc/sys/net/ipv4/ip_local_reserved_ports)
+    if [[ ",$reserved," != *",$port,"* ]]; then
+        echo "${reserved:+$reserved,}$port" >/proc/sys/net/ipv4/ip_local_reserved_ports || true
+    fi
+fi
+
+mkdir -p "$root"
     log "starting a server on 127.0.0.1:$port (data in $root)"
     # Loopback only, no snapshots (the tests' leases and relays need no persistence).
     redis-server --bind 127.0.0.1 --port "$port" --dir "$root" --save '' --appendonly no \
