@@ -1,23 +1,25 @@
 //! The client that the load tester and the crash test share: where the server is (loopback
-//! only), HTTP requests through reqwest, a websocket with small buffers, creating a match, and
-//! picking a random legal move.
+//! only), HTTP requests through reqwest, a websocket (`bughouse-ws`'s client: small buffers,
+//! each message read lent from the read buffer), creating a match, and picking a random legal
+//! move.
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
 use bughouse_protocol::{ClientFrame, CreateMatch, CreatedMatch, UciList};
-use futures_util::SinkExt;
+use bughouse_ws::{Client, WsError};
 use rand::Rng;
 use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::WebSocketStream;
 
 /// How long one connection attempt, handshake or HTTP request may take.
 pub const IO_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The largest message taken from the server: far above any (a match's whole state, its record
+/// included, is tens of kilobytes); a guard against a runaway length only.
+const MAX_SERVER_MESSAGE: usize = 1 << 24;
+
 /// A websocket to the server.
-pub type Ws = WebSocketStream<TcpStream>;
+pub type Ws = Client<TcpStream>;
 
 /// Why `--server` names no server the tools may reach.
 #[derive(Debug, thiserror::Error)]
@@ -58,12 +60,9 @@ pub enum ClientError {
         /// Why.
         source: std::io::Error,
     },
-    /// The websocket handshake failed (boxed: tungstenite's error is large).
-    #[error("websocket handshake: {0}")]
-    Handshake(Box<tokio_tungstenite::tungstenite::Error>),
-    /// A websocket frame could not be sent.
-    #[error("websocket: {0}")]
-    Send(Box<tokio_tungstenite::tungstenite::Error>),
+    /// The websocket handshake failed, or a message could not be sent.
+    #[error(transparent)]
+    Ws(WsError),
     /// A message could not be written as JSON.
     #[error("cannot write the message: {0}")]
     Encode(serde_json::Error),
@@ -98,8 +97,8 @@ pub struct Target {
     pub addr: SocketAddr,
     /// `http://host:port`, the base of HTTP requests.
     pub base: String,
-    /// `ws://host:port/ws`.
-    pub ws_url: String,
+    /// `host:port`, the `Host` of requests and of the websocket's handshake.
+    pub host: String,
     http: reqwest::Client,
 }
 
@@ -159,7 +158,7 @@ impl Target {
             .map_err(TargetError::Client)?;
         Ok(Target {
             base: format!("http://{host}"),
-            ws_url: format!("ws://{host}/ws"),
+            host,
             addr,
             http,
         })
@@ -246,18 +245,9 @@ impl Target {
                         source,
                     })?;
             let _ = tcp.set_nodelay(true);
-            // Small buffers: thousands of connections, small messages.
-            let config = WebSocketConfig::default()
-                .read_buffer_size(4096)
-                .write_buffer_size(0);
-            let (ws, _) = tokio_tungstenite::client_async_with_config(
-                self.ws_url.as_str(),
-                tcp,
-                Some(config),
-            )
-            .await
-            .map_err(|e| ClientError::Handshake(Box::new(e)))?;
-            Ok(ws)
+            Client::handshake(tcp, &self.host, "/ws", MAX_SERVER_MESSAGE)
+                .await
+                .map_err(ClientError::Ws)
         };
         tokio::time::timeout(IO_TIMEOUT, attempt)
             .await
@@ -278,10 +268,10 @@ async fn answer(response: reqwest::Response) -> Result<Answer, ClientError> {
 /// [`ClientError`]: the frame could not be written or sent in time.
 pub async fn send(ws: &mut Ws, frame: &ClientFrame) -> Result<(), ClientError> {
     let text = serde_json::to_string(frame).map_err(ClientError::Encode)?;
-    tokio::time::timeout(IO_TIMEOUT, ws.send(Message::Text(text.into())))
+    tokio::time::timeout(IO_TIMEOUT, ws.send_text(&text))
         .await
         .map_err(|_| ClientError::Timeout)?
-        .map_err(|e| ClientError::Send(Box::new(e)))
+        .map_err(ClientError::Ws)
 }
 
 /// A random legal move; three times in four a board move rather than a drop, when there is
@@ -330,6 +320,6 @@ mod tests {
         assert!(Target::parse("http://127.0.0.1:8099/api").is_err());
         let t = Target::parse("http://127.0.0.1:8099/").expect("loopback");
         assert_eq!(t.base, "http://127.0.0.1:8099");
-        assert_eq!(t.ws_url, "ws://127.0.0.1:8099/ws");
+        assert_eq!(t.host, "127.0.0.1:8099");
     }
 }

@@ -10,11 +10,10 @@ use std::time::Duration;
 use bughouse_protocol::{
     BoardName, BoardState, ClientFrame, ClientMessage, ErrorCode, SeatName, ServerMessage, UciList,
 };
-use futures_util::StreamExt;
+use bughouse_ws::Incoming;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use tokio::sync::watch;
-use tokio_tungstenite::tungstenite::Message;
 
 use super::{END_PATIENCE, THINK_MS};
 use crate::client::{pick, send, Target};
@@ -203,11 +202,11 @@ pub(super) async fn player(
                 continue;
             };
             let text = match frame {
-                Some(Ok(Message::Text(t))) => t,
-                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => continue 'connection,
-                Some(Ok(_)) => continue,
+                Ok(Some(Incoming::Text(t))) => t,
+                Ok(Some(Incoming::Close(_)) | None) | Err(_) => continue 'connection,
+                Ok(Some(Incoming::Binary(_))) => continue,
             };
-            let Ok(msg) = serde_json::from_str::<ServerMessage>(text.as_str()) else {
+            let Ok(msg) = serde_json::from_str::<ServerMessage>(text) else {
                 continue;
             };
             match msg {

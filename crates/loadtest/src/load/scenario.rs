@@ -8,10 +8,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bughouse_protocol::{BoardName, ClientMessage, SeatName, ServerMessage, Status, UciList};
-use futures_util::{SinkExt, StreamExt};
+use bughouse_ws::Incoming;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
-use tokio_tungstenite::tungstenite::Message;
 
 use super::lite;
 use super::worker::Plan;
@@ -19,9 +18,9 @@ use super::REPLACE_MARGIN;
 use crate::client::{pick, send, ClientError, Ws};
 use crate::stats::{bump, Stats};
 
-/// One seat's simulated player.
+/// One seat's simulated player (his websocket is kept apart, in the match's `socks`: a message
+/// read is lent by it while the player's state changes).
 struct Player {
-    ws: Ws,
     /// Whether the connection has seen the current match's `state` (messages before it are of
     /// the previous match).
     joined: bool,
@@ -59,8 +58,9 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
         }
     };
     let mut players: Vec<Player> = Vec::with_capacity(4);
+    let mut socks: Vec<Ws> = Vec::with_capacity(4);
     for seat in 0..4 {
-        let ws = match plan.target[(index + seat) % nodes].connect().await {
+        let mut ws = match plan.target[(index + seat) % nodes].connect().await {
             Ok(ws) => ws,
             Err(e) => {
                 if stats.connect_errors.fetch_add(1, Ordering::Relaxed) < 5 {
@@ -74,25 +74,26 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
             }
         };
         stats.connected();
-        let mut p = Player {
-            ws,
-            joined: false,
-            legal: None,
-            due: None,
-            awaiting: false,
-        };
-        if join(&mut p, &match_id, seat, index).await.is_err() {
+        if join(&mut ws, &match_id, seat, index).await.is_err() {
             bump(&stats.socket_errors);
-            for _ in 0..=players.len() {
+            for _ in 0..=socks.len() {
                 stats.disconnected();
             }
             stats.setup_done(plan.clock);
             return;
         }
-        players.push(p);
+        socks.push(ws);
+        players.push(Player {
+            joined: false,
+            legal: None,
+            due: None,
+            awaiting: false,
+        });
     }
     stats.setup_done(plan.clock);
-    let Ok(mut players) = <[Player; 4]>::try_from(players) else {
+    let (Ok(mut players), Ok(mut socks)) =
+        (<[Player; 4]>::try_from(players), <[Ws; 4]>::try_from(socks))
+    else {
         return;
     };
     let mut rng = StdRng::from_entropy();
@@ -109,13 +110,13 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
             .min()
             .map_or(end, |t| tokio::time::Instant::from_std(t).min(end));
         let (i, frame) = {
-            let [p0, p1, p2, p3] = &mut players;
+            let [s0, s1, s2, s3] = &mut socks;
             tokio::select! {
-                f = p0.ws.next() => (0, f),
-                f = p1.ws.next() => (1, f),
-                f = p2.ws.next() => (2, f),
-                f = p3.ws.next() => (3, f),
-                () = tokio::time::sleep_until(wake) => (usize::MAX, None),
+                f = s0.next() => (0, f),
+                f = s1.next() => (1, f),
+                f = s2.next() => (2, f),
+                f = s3.next() => (3, f),
+                () = tokio::time::sleep_until(wake) => (usize::MAX, Ok(None)),
             }
         };
         let now = Instant::now();
@@ -136,7 +137,7 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
                         .unwrap_or_default();
                     let sent = Instant::now();
                     // Sent without the time limit of `client::send`: the latency clock runs.
-                    if p.ws.send(Message::Text(text.into())).await.is_err() {
+                    if socks[seat].send_text(&text).await.is_err() {
                         bump(&stats.socket_errors);
                         stats.disconnected();
                         open -= 1;
@@ -153,20 +154,16 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
             continue;
         }
         let text = match frame {
-            Some(Ok(Message::Text(t))) => t,
-            Some(Ok(Message::Close(_))) | None => {
-                bump(&stats.socket_errors);
-                break;
-            }
-            Some(Ok(_)) => continue,
-            Some(Err(_)) => {
+            Ok(Some(Incoming::Text(t))) => t,
+            Ok(Some(Incoming::Binary(_))) => continue,
+            Ok(Some(Incoming::Close(_)) | None) | Err(_) => {
                 bump(&stats.socket_errors);
                 break;
             }
         };
         let received = Instant::now();
         let board = BoardName::ALL[i / 2];
-        if let Some(m) = lite::moved(text.as_str()) {
+        if let Some(m) = lite::moved(text) {
             if players[i].joined {
                 let mover = SeatName::ALL
                     .iter()
@@ -189,7 +186,7 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
             }
             continue;
         }
-        let Ok(msg) = serde_json::from_str::<ServerMessage>(text.as_str()) else {
+        let Ok(msg) = serde_json::from_str::<ServerMessage>(text) else {
             stats.server_error("unreadable");
             continue;
         };
@@ -278,9 +275,9 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
                         match_id = id;
                         over = false;
                         let mut failed = false;
-                        for (seat, p) in players.iter_mut().enumerate() {
-                            p.joined = false;
-                            if join(p, &match_id, seat, index).await.is_err() {
+                        for (seat, ws) in socks.iter_mut().enumerate() {
+                            players[seat].joined = false;
+                            if join(ws, &match_id, seat, index).await.is_err() {
                                 failed = true;
                             }
                         }
@@ -334,12 +331,7 @@ fn offer(p: &mut Player, legal: Option<UciList>, over: bool, now: Instant, every
 }
 
 /// Says `hello` to the match and takes the seat.
-async fn join(
-    p: &mut Player,
-    match_id: &str,
-    seat: usize,
-    index: usize,
-) -> Result<(), ClientError> {
+async fn join(ws: &mut Ws, match_id: &str, seat: usize, index: usize) -> Result<(), ClientError> {
     let hello = ClientMessage::Hello {
         match_id: match_id.to_owned(),
         token: None,
@@ -349,7 +341,7 @@ async fn join(
         name: format!("lt{index}-{seat}"),
     };
     for msg in [hello, sit] {
-        send(&mut p.ws, &msg.into()).await?;
+        send(ws, &msg.into()).await?;
     }
     Ok(())
 }

@@ -8,11 +8,11 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use bughouse_protocol::MAX_CLIENT_MESSAGE;
+use bughouse_ws::Opcode;
 use bytes::Bytes;
 use hyper::upgrade::Upgraded;
 
 use crate::http::route::{ConnRouter, Incoming};
-use crate::http::ws::frame::Opcode;
 use crate::http::ws::socket::{self, Out, ReadError, Received, WriteSide, MAX_FRAMES};
 use crate::http::ws::Upgrade;
 use crate::http::{auth, App};

@@ -1,12 +1,12 @@
-//! The websocket protocol (RFC 6455), our own: the opening handshake (`Upgrade`), frames
-//! (`frame`) and the connection's two halves (`socket`). Written for this server's traffic:
+//! The websocket protocol (RFC 6455), our own: the server's opening handshake (`Upgrade`) and
+//! the connection's two halves (`socket`); frames, messages and the keys are `bughouse-ws`'s,
+//! which the load and crash tools' client shares. Written for this server's traffic:
 //! thousands of connections each carrying a few small messages a second, every message written
 //! to many of them. The server's frames are written straight from the shared bytes of each
 //! message (tungstenite copied every message into a per-connection write buffer, which kept the
 //! capacity of its largest batch for the connection's life: 7 to 9 KB of every connection's
 //! memory). No extension (compression) and no subprotocol is offered.
 
-pub(crate) mod frame;
 pub(crate) mod socket;
 
 use std::future::Future;
@@ -18,14 +18,10 @@ use axum::http::header::{
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use base64::Engine;
+use bughouse_ws::handshake;
 use hyper::upgrade::{OnUpgrade, Upgraded};
-use sha1::{Digest, Sha1};
 
 use crate::http::error::ApiError;
-
-/// Appended to the client's key to make the accept header (RFC 6455, section 1.3).
-const ACCEPT_GUID: &str = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 
 /// A request to open a websocket, checked: answer it with [`Upgrade::on_upgrade`].
 pub(crate) struct Upgrade {
@@ -65,8 +61,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Upgrade {
         let key = headers
             .get(SEC_WEBSOCKET_KEY)
             .ok_or_else(|| refuse("no Sec-WebSocket-Key header"))?;
-        let decoded = base64::engine::general_purpose::STANDARD.decode(key.as_bytes());
-        if decoded.map(|k| k.len()) != Ok(16) {
+        if !handshake::is_valid_key(key.as_bytes()) {
             return Err(refuse("Sec-WebSocket-Key is not 16 bytes in base64"));
         }
         let on_upgrade = parts
@@ -116,12 +111,8 @@ fn has_token(headers: &HeaderMap, name: axum::http::HeaderName, token: &str) -> 
 
 /// `Sec-WebSocket-Accept` for a client's key.
 fn accept_key(key: &[u8]) -> HeaderValue {
-    let mut sha1 = Sha1::new();
-    sha1.update(key);
-    sha1.update(ACCEPT_GUID.as_bytes());
-    let encoded = base64::engine::general_purpose::STANDARD.encode(sha1.finalize());
     // Base64 is always a valid header value.
-    HeaderValue::from_str(&encoded).unwrap_or(HeaderValue::from_static(""))
+    HeaderValue::from_str(&handshake::accept_key(key)).unwrap_or(HeaderValue::from_static(""))
 }
 
 #[cfg(test)]
@@ -129,7 +120,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_accept_key_of_the_rfc_example() {
+    fn the_accept_header_of_the_rfc_example() {
         // RFC 6455, section 1.3.
         assert_eq!(
             accept_key(b"dGhlIHNhbXBsZSBub25jZQ=="),

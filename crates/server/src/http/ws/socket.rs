@@ -7,22 +7,16 @@
 use std::io::{self, IoSlice};
 
 use axum::extract::ws::Utf8Bytes;
-use bytes::{Bytes, BytesMut};
+use bughouse_ws::{close_payload, FrameError, Header, Inbox, Message, Opcode, Role};
+use bytes::Bytes;
 use hyper::upgrade::Upgraded;
 use hyper_util::rt::TokioIo;
-use thiserror::Error;
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadHalf, WriteHalf};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadHalf, WriteHalf};
 
-use super::frame::{self, Frame, FrameError, Opcode};
-
-/// The room a read asks for: a move is a frame of some 60 bytes.
-const READ_CHUNK: usize = 512;
+pub(crate) use bughouse_ws::ReadError;
 
 /// The most frames [`Writer::write`] takes at once.
 pub(crate) const MAX_FRAMES: usize = 32;
-
-/// A read buffer this large is dropped when empty rather than kept.
-const KEEP_READ_BUFFER: usize = 4096;
 
 /// The upgraded connection's halves.
 pub(crate) type ReadSide = Reader<ReadHalf<TokioIo<Upgraded>>>;
@@ -45,112 +39,34 @@ pub(crate) enum Received {
     Close(Option<u16>),
 }
 
-/// Why reading stopped.
-#[derive(Debug, Error)]
-pub(crate) enum ReadError {
-    #[error("websocket: {0}")]
-    Io(#[from] io::Error),
-    /// The client broke the protocol: the connection closes with the error's code.
-    #[error("websocket: {0}")]
-    Protocol(#[from] FrameError),
-}
-
-/// The reading half.
+/// The reading half: the client's masked frames, assembled by `bughouse-ws`.
 pub(crate) struct Reader<R> {
     io: R,
-    buf: BytesMut,
-    /// A fragmented message's kind and what has come of it.
-    partial: Option<(Opcode, BytesMut)>,
-    limit: usize,
+    inbox: Inbox,
 }
 
 impl<R: AsyncRead + Unpin> Reader<R> {
     pub(crate) fn new(io: R, limit: usize) -> Reader<R> {
         Reader {
             io,
-            buf: BytesMut::new(),
-            partial: None,
-            limit,
+            inbox: Inbox::new(Role::Server, limit),
         }
     }
 
     /// The next message, or `None` when the client closed the connection without a close frame.
     pub(crate) async fn next(&mut self) -> Result<Option<Received>, ReadError> {
-        loop {
-            while let Some(frame) = frame::read(&mut self.buf, self.limit)? {
-                if let Some(message) = self.assemble(frame)? {
-                    if self.buf.is_empty() && self.buf.capacity() > KEEP_READ_BUFFER {
-                        self.buf = BytesMut::new();
-                    }
-                    return Ok(Some(message));
-                }
-            }
-            if self.buf.capacity() - self.buf.len() < READ_CHUNK {
-                self.buf.reserve(READ_CHUNK);
-            }
-            if self.io.read_buf(&mut self.buf).await? == 0 {
-                return Ok(None);
-            }
-        }
-    }
-
-    /// A frame's part in a message: the message when it is complete.
-    fn assemble(&mut self, frame: Frame) -> Result<Option<Received>, FrameError> {
-        let Frame {
-            fin,
-            opcode,
-            payload,
-        } = frame;
-        let (opcode, payload) = match opcode {
-            Opcode::Ping => return Ok(Some(Received::Ping(payload.freeze()))),
-            Opcode::Pong => return Ok(Some(Received::Pong(payload.freeze()))),
-            Opcode::Close => return close(&payload).map(Some),
-            Opcode::Continuation => {
-                let Some((kind, mut so_far)) = self.partial.take() else {
-                    return Err(FrameError::StrayContinuation);
-                };
-                if so_far.len() + payload.len() > self.limit {
-                    return Err(FrameError::TooLarge {
-                        size: (so_far.len() + payload.len()) as u64,
-                        limit: self.limit,
-                    });
-                }
-                so_far.unsplit(payload);
-                if !fin {
-                    self.partial = Some((kind, so_far));
-                    return Ok(None);
-                }
-                (kind, so_far)
-            }
-            Opcode::Text | Opcode::Binary => {
-                if self.partial.is_some() {
-                    return Err(FrameError::UnfinishedMessage);
-                }
-                if !fin {
-                    self.partial = Some((opcode, payload));
-                    return Ok(None);
-                }
-                (opcode, payload)
-            }
+        let Some(message) = self.inbox.next(&mut self.io).await? else {
+            return Ok(None);
         };
-        if opcode == Opcode::Binary {
-            return Ok(Some(Received::Binary));
-        }
-        Utf8Bytes::try_from(payload.freeze())
-            .map(|text| Some(Received::Text(text)))
-            .map_err(|_| FrameError::NotUtf8)
-    }
-}
-
-/// A close frame's code: none, or two bytes and an optional UTF-8 reason.
-fn close(payload: &[u8]) -> Result<Received, FrameError> {
-    match payload {
-        [] => Ok(Received::Close(None)),
-        [_] => Err(FrameError::BadClosePayload),
-        [a, b, reason @ ..] => {
-            std::str::from_utf8(reason).map_err(|_| FrameError::NotUtf8)?;
-            Ok(Received::Close(Some(u16::from_be_bytes([*a, *b]))))
-        }
+        Ok(Some(match message {
+            Message::Text(payload) => {
+                Received::Text(Utf8Bytes::try_from(payload).map_err(|_| FrameError::NotUtf8)?)
+            }
+            Message::Binary(_) => Received::Binary,
+            Message::Ping(payload) => Received::Ping(payload),
+            Message::Pong(payload) => Received::Pong(payload),
+            Message::Close(code) => Received::Close(code),
+        }))
     }
 }
 
@@ -163,17 +79,9 @@ pub(crate) struct Out {
 impl Out {
     /// A close frame with `code` and a reason.
     pub(crate) fn close(code: u16, reason: &str) -> Out {
-        let mut payload = Vec::with_capacity(2 + reason.len());
-        payload.extend_from_slice(&code.to_be_bytes());
-        // A control frame carries at most 125 bytes.
-        let mut end = reason.len().min(123);
-        while !reason.is_char_boundary(end) {
-            end -= 1;
-        }
-        payload.extend_from_slice(&reason.as_bytes()[..end]);
         Out {
             opcode: Opcode::Close,
-            payload: payload.into(),
+            payload: close_payload(code, reason).into(),
         }
     }
 }
@@ -182,7 +90,7 @@ impl Out {
 pub(crate) struct Writer<W> {
     io: W,
     /// The frames' headers, kept between writes (their room only).
-    headers: Vec<([u8; 10], usize)>,
+    headers: Vec<Header>,
 }
 
 impl<W: AsyncWrite + Unpin> Writer<W> {
@@ -203,12 +111,12 @@ impl<W: AsyncWrite + Unpin> Writer<W> {
         self.headers.extend(
             frames
                 .iter()
-                .map(|out| frame::header(out.opcode, out.payload.len())),
+                .map(|out| Header::new(out.opcode, out.payload.len(), None)),
         );
         let mut slices = [IoSlice::new(&[]); 2 * MAX_FRAMES];
         let mut n = 0;
-        for ((header, len), out) in self.headers.iter().zip(frames) {
-            slices[n] = IoSlice::new(&header[..*len]);
+        for (header, out) in self.headers.iter().zip(frames) {
+            slices[n] = IoSlice::new(header.as_bytes());
             n += 1;
             if !out.payload.is_empty() {
                 slices[n] = IoSlice::new(&out.payload);

@@ -1,13 +1,13 @@
-//! Websocket frames (RFC 6455, section 5): the header a client frame is read from, and the
-//! header a server frame is written with. No extension is ever negotiated, so the reserved bits
-//! must be zero; a client's frames must be masked, the server's are not.
+//! Websocket frames (RFC 6455, section 5): a frame read whole from a buffer, and the header a
+//! frame is written with. No extension is ever negotiated, so the reserved bits must be zero. A
+//! client's frames are masked, a server's are not: [`Role`] says which end reads or writes.
 
 use bytes::{Buf, BytesMut};
 use thiserror::Error;
 
 /// A frame's kind (its opcode).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Opcode {
+pub enum Opcode {
     Continuation,
     Text,
     Binary,
@@ -42,20 +42,30 @@ impl Opcode {
 
     /// Close, ping and pong: never fragmented, at most 125 bytes, allowed between the fragments
     /// of a message.
-    pub(crate) fn is_control(self) -> bool {
+    pub fn is_control(self) -> bool {
         matches!(self, Opcode::Close | Opcode::Ping | Opcode::Pong)
     }
 }
 
-/// What is wrong with what the client sent; each closes the connection with its code.
+/// Which end of the connection reads or writes: a client masks its frames, a server does not
+/// (RFC 6455, section 5.1), and each refuses the other's frames otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Server,
+    Client,
+}
+
+/// What is wrong with what the other end sent; each closes the connection with its code.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub(crate) enum FrameError {
+pub enum FrameError {
     #[error("a reserved bit is set (no extension was negotiated)")]
     ReservedBits,
     #[error("unknown opcode {0:#x}")]
     UnknownOpcode(u8),
     #[error("a client frame must be masked")]
     Unmasked,
+    #[error("a server frame must not be masked")]
+    Masked,
     #[error("a control frame must not be fragmented")]
     FragmentedControl,
     #[error("a control frame carries at most 125 bytes, this one {0}")]
@@ -76,7 +86,7 @@ pub(crate) enum FrameError {
 
 impl FrameError {
     /// The close code the connection ends with (RFC 6455, section 7.4.1).
-    pub(crate) fn close_code(&self) -> u16 {
+    pub fn close_code(&self) -> u16 {
         match self {
             FrameError::TooLarge { .. } => 1009,
             FrameError::NotUtf8 => 1007,
@@ -85,17 +95,18 @@ impl FrameError {
     }
 }
 
-/// One frame read from the client, its payload unmasked.
+/// One frame read, its payload unmasked.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) struct Frame {
-    pub(crate) fin: bool,
-    pub(crate) opcode: Opcode,
-    pub(crate) payload: BytesMut,
+pub struct Frame {
+    pub fin: bool,
+    pub opcode: Opcode,
+    pub payload: BytesMut,
 }
 
-/// Takes the first whole frame out of `buf`, or `None` while it is not all there yet. A frame
-/// whose payload is over `limit` is refused from its header, before its payload is read.
-pub(crate) fn read(buf: &mut BytesMut, limit: usize) -> Result<Option<Frame>, FrameError> {
+/// Takes the first whole frame out of `buf`, or `None` while it is not all there yet; `role` is
+/// the reading end (a server reads masked frames, a client unmasked ones). A frame whose payload
+/// is over `limit` is refused from its header, before its payload is read.
+pub fn read(buf: &mut BytesMut, limit: usize, role: Role) -> Result<Option<Frame>, FrameError> {
     let Some(&[b0, b1]) = buf.get(..2) else {
         return Ok(None);
     };
@@ -104,10 +115,13 @@ pub(crate) fn read(buf: &mut BytesMut, limit: usize) -> Result<Option<Frame>, Fr
     }
     let fin = b0 & 0x80 != 0;
     let opcode = Opcode::from_bits(b0 & 0x0F).ok_or(FrameError::UnknownOpcode(b0 & 0x0F))?;
-    if b1 & 0x80 == 0 {
-        return Err(FrameError::Unmasked);
+    let masked = b1 & 0x80 != 0;
+    match (role, masked) {
+        (Role::Server, false) => return Err(FrameError::Unmasked),
+        (Role::Client, true) => return Err(FrameError::Masked),
+        _ => {}
     }
-    let (len, at) = match b1 & 0x7F {
+    let (len, mut at) = match b1 & 0x7F {
         126 => match buf.get(2..4) {
             Some(&[a, b]) => (u64::from(u16::from_be_bytes([a, b])), 4),
             _ => return Ok(None),
@@ -138,20 +152,26 @@ pub(crate) fn read(buf: &mut BytesMut, limit: usize) -> Result<Option<Frame>, Fr
         Ok(len) if len <= limit => len,
         _ => return Err(FrameError::TooLarge { size: len, limit }),
     };
-    let Some(key) = buf.get(at..at + 4) else {
-        return Ok(None);
+    let mask = if masked {
+        let Some(key) = buf.get(at..at + 4) else {
+            return Ok(None);
+        };
+        let mut mask = [0u8; 4];
+        mask.copy_from_slice(key);
+        at += 4;
+        Some(mask)
+    } else {
+        None
     };
-    let mut mask = [0u8; 4];
-    mask.copy_from_slice(key);
-    if buf.len() < at + 4 + len {
+    if buf.len() < at + len {
         // Room for the rest of the frame, so that reading it takes one allocation at most.
-        buf.reserve(at + 4 + len - buf.len());
+        buf.reserve(at + len - buf.len());
         return Ok(None);
     }
-    buf.advance(at + 4);
+    buf.advance(at);
     let mut payload = buf.split_to(len);
-    for (i, byte) in payload.iter_mut().enumerate() {
-        *byte ^= mask[i % 4];
+    if let Some(mask) = mask {
+        apply_mask(&mut payload, mask);
     }
     Ok(Some(Frame {
         fin,
@@ -160,26 +180,63 @@ pub(crate) fn read(buf: &mut BytesMut, limit: usize) -> Result<Option<Frame>, Fr
     }))
 }
 
-/// The header of an unmasked, final frame of `len` bytes: its bytes and how many of them.
-pub(crate) fn header(opcode: Opcode, len: usize) -> ([u8; 10], usize) {
-    let mut h = [0u8; 10];
-    h[0] = 0x80 | opcode.bits();
-    match len {
-        0..=125 => {
-            // The match arm bounds `len` below 126.
-            h[1] = len as u8;
-            (h, 2)
+/// Masks or unmasks `bytes` with `mask` (the same operation, RFC 6455, section 5.3).
+pub fn apply_mask(bytes: &mut [u8], mask: [u8; 4]) {
+    let mut words = bytes.chunks_exact_mut(4);
+    for word in &mut words {
+        for (byte, m) in word.iter_mut().zip(mask) {
+            *byte ^= m;
         }
-        126..=0xFFFF => {
-            h[1] = 126;
-            h[2..4].copy_from_slice(&(len as u16).to_be_bytes());
-            (h, 4)
+    }
+    for (byte, m) in words.into_remainder().iter_mut().zip(mask) {
+        *byte ^= m;
+    }
+}
+
+/// The header of a final frame: 2 to 14 bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    bytes: [u8; 14],
+    len: u8,
+}
+
+impl Header {
+    /// The header of a final frame of `len` bytes, in the shortest length encoding; with `mask`
+    /// (a client's frame) its key follows, and the payload must be masked with it.
+    pub fn new(opcode: Opcode, len: usize, mask: Option<[u8; 4]>) -> Header {
+        let mut h = [0u8; 14];
+        h[0] = 0x80 | opcode.bits();
+        let mut n = match len {
+            0..=125 => {
+                // The match arm bounds `len` below 126.
+                h[1] = len as u8;
+                2
+            }
+            126..=0xFFFF => {
+                h[1] = 126;
+                h[2..4].copy_from_slice(&(len as u16).to_be_bytes());
+                4
+            }
+            _ => {
+                h[1] = 127;
+                h[2..10].copy_from_slice(&(len as u64).to_be_bytes());
+                10
+            }
+        };
+        if let Some(mask) = mask {
+            h[1] |= 0x80;
+            h[n..n + 4].copy_from_slice(&mask);
+            n += 4;
         }
-        _ => {
-            h[1] = 127;
-            h[2..10].copy_from_slice(&(len as u64).to_be_bytes());
-            (h, 10)
+        Header {
+            bytes: h,
+            len: n as u8,
         }
+    }
+
+    /// The header's bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
     }
 }
 
@@ -211,12 +268,12 @@ mod tests {
     fn a_masked_text_frame_is_read_whole_and_unmasked() {
         let mut buf = client(0x81, b"{\"t\":\"hello\"}", [1, 2, 3, 4]);
         buf.extend_from_slice(&[0x89, 0x80]); // the start of the next frame stays
-        let frame = read(&mut buf, 100).unwrap().unwrap();
+        let frame = read(&mut buf, 100, Role::Server).unwrap().unwrap();
         assert!(frame.fin);
         assert_eq!(frame.opcode, Opcode::Text);
         assert_eq!(&frame.payload[..], b"{\"t\":\"hello\"}");
         assert_eq!(&buf[..], &[0x89, 0x80]);
-        assert_eq!(read(&mut buf, 100), Ok(None));
+        assert_eq!(read(&mut buf, 100, Role::Server), Ok(None));
     }
 
     #[test]
@@ -226,7 +283,7 @@ mod tests {
         let mut buf = BytesMut::new();
         for (i, byte) in whole.iter().enumerate() {
             buf.extend_from_slice(&[*byte]);
-            let got = read(&mut buf, 1000).unwrap();
+            let got = read(&mut buf, 1000, Role::Server).unwrap();
             assert_eq!(got.is_some(), i == whole.len() - 1, "after byte {i}");
             if let Some(frame) = got {
                 assert_eq!(&frame.payload[..], &payload[..]);
@@ -239,7 +296,7 @@ mod tests {
     fn a_64_bit_length_is_read() {
         let payload = vec![7u8; 70_000];
         let mut buf = client(0x82, &payload, [0, 0xFF, 0, 0xFF]);
-        let frame = read(&mut buf, 100_000).unwrap().unwrap();
+        let frame = read(&mut buf, 100_000, Role::Server).unwrap().unwrap();
         assert_eq!(frame.opcode, Opcode::Binary);
         assert_eq!(frame.payload.len(), 70_000);
         assert!(frame.payload.iter().all(|&b| b == 7));
@@ -268,7 +325,7 @@ mod tests {
             ),
         ];
         for (mut buf, expected) in cases {
-            assert_eq!(read(&mut buf, 100), Err(expected.clone()));
+            assert_eq!(read(&mut buf, 100, Role::Server), Err(expected.clone()));
             assert_eq!(
                 expected.close_code(),
                 if matches!(expected, FrameError::TooLarge { .. }) {
@@ -281,27 +338,73 @@ mod tests {
         // Too large is seen from the header alone, before any of the payload is there.
         let mut head = BytesMut::from(&[0x82u8, 0xFF, 0, 0, 0, 1, 0, 0, 0, 0][..]);
         assert!(matches!(
-            read(&mut head, 4096),
+            read(&mut head, 4096, Role::Server),
             Err(FrameError::TooLarge { .. })
         ));
         let mut huge = BytesMut::from(&[0x82u8, 0xFF, 0x80, 0, 0, 0, 0, 0, 0, 0][..]);
-        assert_eq!(read(&mut huge, 4096), Err(FrameError::BadLength));
+        assert_eq!(
+            read(&mut huge, 4096, Role::Server),
+            Err(FrameError::BadLength)
+        );
+    }
+
+    #[test]
+    fn a_client_reads_unmasked_frames_and_refuses_masked_ones() {
+        let mut buf = BytesMut::from(&[0x81u8, 0x02, b'o', b'k'][..]);
+        let frame = read(&mut buf, 100, Role::Client).unwrap().unwrap();
+        assert_eq!(&frame.payload[..], b"ok");
+        let mut masked = client(0x81, b"ok", [1, 2, 3, 4]);
+        assert_eq!(
+            read(&mut masked, 100, Role::Client),
+            Err(FrameError::Masked)
+        );
     }
 
     #[test]
     fn headers_use_the_shortest_length() {
+        assert_eq!(Header::new(Opcode::Text, 5, None).as_bytes(), &[0x81, 5]);
         assert_eq!(
-            header(Opcode::Text, 5),
-            ([0x81, 5, 0, 0, 0, 0, 0, 0, 0, 0], 2)
+            Header::new(Opcode::Text, 300, None).as_bytes(),
+            &[0x81, 126, 1, 44]
         );
         assert_eq!(
-            header(Opcode::Text, 300),
-            ([0x81, 126, 1, 44, 0, 0, 0, 0, 0, 0], 4)
+            Header::new(Opcode::Close, 70_000, None).as_bytes(),
+            &[0x88, 127, 0, 0, 0, 0, 0, 1, 0x11, 0x70]
         );
-        let (h, n) = header(Opcode::Close, 70_000);
+    }
+
+    #[test]
+    fn a_masked_header_carries_its_key_and_reads_back() {
+        let mask = [0xA1, 0xB2, 0xC3, 0xD4];
+        let header = Header::new(Opcode::Text, 300, Some(mask));
         assert_eq!(
-            (&h[..n], n),
-            (&[0x88, 127, 0, 0, 0, 0, 0, 1, 0x11, 0x70][..], 10)
+            header.as_bytes(),
+            &[0x81, 0x80 | 126, 1, 44, 0xA1, 0xB2, 0xC3, 0xD4]
         );
+        let payload: Vec<u8> = (0..300).map(|i| (i % 251) as u8).collect();
+        let mut masked = payload.clone();
+        apply_mask(&mut masked, mask);
+        assert_ne!(masked, payload);
+        let mut buf = BytesMut::from(header.as_bytes());
+        buf.extend_from_slice(&masked);
+        let frame = read(&mut buf, 1000, Role::Server).unwrap().unwrap();
+        assert_eq!(&frame.payload[..], &payload[..]);
+    }
+
+    #[test]
+    fn masking_twice_gives_the_bytes_back_whatever_the_length() {
+        for len in 0..12 {
+            let bytes: Vec<u8> = (0..len).map(|i| i as u8 * 17).collect();
+            let mut once = bytes.clone();
+            apply_mask(&mut once, [1, 2, 4, 8]);
+            let expected: Vec<u8> = bytes
+                .iter()
+                .enumerate()
+                .map(|(i, b)| b ^ [1, 2, 4, 8][i % 4])
+                .collect();
+            assert_eq!(once, expected);
+            apply_mask(&mut once, [1, 2, 4, 8]);
+            assert_eq!(once, bytes);
+        }
     }
 }
