@@ -88,7 +88,10 @@ fn guard_and_raceguard_are_named() {
     assert!(rg.check_chains && rg.guard_king && rg.order_checks && rg.race && rg.team_clock);
     for name in ["base", "drops", "clock", "race", "strong"] {
         let c = SearchConfig::named(name).unwrap();
-        assert!(!c.check_chains && !c.guard_king && !c.order_checks, "{name}");
+        assert!(
+            !c.check_chains && !c.guard_king && !c.order_checks,
+            "{name}"
+        );
     }
 }
 

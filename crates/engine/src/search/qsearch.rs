@@ -8,9 +8,7 @@
 use bughouse_core::{Move, Position, Role};
 
 use super::pruning::{distance, lost_there};
-use super::{
-    terminal, Searcher, INF, MATE_BOUND, MAX_PLY, QS_CHAIN_PLIES, QS_CHECK_PLIES, QS_MAX,
-};
+use super::{terminal, Searcher, INF, MATE_BOUND, MAX_PLY, QS_CHAIN_PLIES, QS_CHECK_PLIES, QS_MAX};
 use crate::eval::value;
 use crate::zobrist;
 
