@@ -122,8 +122,10 @@ impl SearchConfig {
         order_checks: true,
         ..SearchConfig::RACE
     };
-    /// The search the engine plays with.
-    pub const DEFAULT: SearchConfig = SearchConfig::DROPS;
+    /// The search the engine plays with: `guard` (drop-aware pruning and board play against
+    /// drop attacks), which scored above `drops` against Fairy-Stockfish at 10s+0 (docs/arena.md,
+    /// "The `guard` A/B").
+    pub const DEFAULT: SearchConfig = SearchConfig::GUARD;
 
     /// The configuration of a name, as the arena's `bot?search=NAME` reads it: `base`,
     /// `drops`, `clock`, `race`, `strong`, `guard`, `raceguard`, `default`.
