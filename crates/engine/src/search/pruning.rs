@@ -46,10 +46,12 @@ pub struct SearchConfig {
     /// with more time than him wins that race by sitting too.
     pub race: bool,
     /// Quiescence that follows a checking attack (board play against drop attacks): the side
-    /// that just gave check may give check again, at every quiescence ply up to the fifth, not
-    /// only at the first. In bughouse the mates come as a chain of checks by drops (a check,
-    /// the king steps away, a drop mates); the quiescence search saw only the first check and
-    /// stood pat after the evasion, so a search walked into mates two checks past its horizon.
+    /// that just gave check may give check once more (below the third quiescence ply), with a
+    /// knight's or a contact check whose piece is not simply lost there (the shapes of a mate
+    /// when a drop could block any other check, F3.7). In bughouse the mates come as a chain
+    /// of checks by drops (a check, the king steps away, a drop mates); the quiescence search
+    /// saw only the first check and stood pat after the evasion, so a search walked into mates
+    /// two checks past its horizon.
     pub check_chains: bool,
     /// Moves that guard our king are never pruned near the leaves (only reduced): a quiet move
     /// or drop onto a square next to our king, and every king move, escape late-move pruning,
