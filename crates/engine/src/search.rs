@@ -2,7 +2,8 @@
 //! a transposition table keyed by Zobrist hashes that include both reserves, move ordering
 //! (hash move, captures by SEE and MVV-LVA, promotions, killers, history), null-move pruning,
 //! late-move reductions and pruning, check extensions, and a quiescence search over captures,
-//! promotions and (at its first ply) checking moves and checking drops.
+//! promotions and (at its first ply, and with `SearchConfig::check_chains` along a chain of
+//! checks) checking moves and checking drops.
 //!
 //! Terminal positions follow the rules of the position (`Position::verdict`): checkmate,
 //! stalemate, or waiting (F3.7, U15a1a), which the search scores as a heavy but not decisive
@@ -44,6 +45,9 @@ pub const MAX_PLY: usize = 96;
 const QS_MAX: u32 = 10;
 /// Quiescence plies (from its start) that also try checking moves and drops.
 const QS_CHECK_PLIES: u32 = 1;
+/// With `SearchConfig::check_chains`: quiescence plies below which the side that just gave
+/// check may check again (at plies 0 and 2 of a chain started at the first): one more check.
+const QS_CHAIN_PLIES: u32 = 3;
 const MAX_DEPTH: u32 = 64;
 
 /// Mate in moves for a mate score: `Some(n)` with `n > 0` when the side to move mates in `n`
@@ -266,7 +270,7 @@ impl Searcher {
         self.noise = 0;
         let key = zobrist::key(pos);
         self.keys[0] = key;
-        self.qsearch(pos, key, -INF, INF, 0, 0)
+        self.qsearch(pos, key, -INF, INF, 0, 0, false)
     }
 
     /// Forgets everything learnt: the transposition table, killers and history.
@@ -595,7 +599,7 @@ impl Searcher {
     ) -> i32 {
         self.pv_len[ply.min(MAX_PLY - 1)] = 0;
         if depth <= 0 {
-            return self.qsearch(pos, key, alpha, beta, ply, 0);
+            return self.qsearch(pos, key, alpha, beta, ply, 0, false);
         }
         self.nodes += 1;
         if self.out_of_budget() {
@@ -699,8 +703,19 @@ impl Searcher {
                 && !gives_check
                 && !mv.is_castle()
                 && lost_there(&child, mv.to());
+            // A king move, or a move or drop next to our king (plugging a hole a drop would
+            // check through): never pruned, only reduced.
+            let near_king = self.config.guard_king
+                && quiet
+                && (role == Role::King || distance(mv.to(), kings[0]) <= 1);
 
-            if quiet && !in_check && !gives_check && searched > 0 && best > -MATE_BOUND {
+            if quiet
+                && !in_check
+                && !gives_check
+                && !near_king
+                && searched > 0
+                && best > -MATE_BOUND
+            {
                 if lost && !pv_node && depth <= 4 {
                     continue;
                 }

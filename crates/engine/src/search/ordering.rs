@@ -1,8 +1,9 @@
 //! Move ordering: the hash move, good captures by SEE and MVV-LVA, promotions, killers,
-//! history (board moves and drops apart), bad captures; the quiescence search's noisy moves; the
-//! reward of a quiet move that caused a cutoff.
+//! (with `SearchConfig::order_checks`) quiet moves and drops that give check, history (board
+//! moves and drops apart), bad captures; the quiescence search's noisy moves; the reward of a
+//! quiet move that caused a cutoff.
 
-use bughouse_core::{Color, Move, Position, Role, Square};
+use bughouse_core::{attacks, Bitboard, Color, Move, Position, Role, Square};
 
 use super::{Searcher, MAX_PLY};
 use crate::eval::{see, value, BOARD_VALUE};
@@ -15,6 +16,51 @@ pub(super) fn history_index(color: Color, role: Role, drop: bool, to: Square) ->
         Color::Black => 12,
     };
     ((c + role as usize - 1 + if drop { 6 } else { 0 }) << 6) | to as usize
+}
+
+/// The ordering score of the second killer; quiet moves score below it.
+const KILLER_2: i32 = 799_000;
+/// With `SearchConfig::order_checks`: the ordering score of a quiet check, plus its history
+/// (clamped to the span, so that it stays between the killers and the other quiet moves).
+const QUIET_CHECK: i32 = 700_000;
+const QUIET_CHECK_SPAN: i32 = 90_000;
+
+/// The squares from which each role gives a direct check to the king of the side not to move
+/// (discovered checks are not seen).
+pub(super) struct CheckSquares([Bitboard; 7]);
+
+impl CheckSquares {
+    /// No square checks: the test is always false.
+    pub(super) const NONE: CheckSquares = CheckSquares([Bitboard::EMPTY; 7]);
+
+    pub(super) fn new(pos: &Position) -> CheckSquares {
+        let us = pos.turn();
+        let occ = pos.board().occupied();
+        let ek = pos.king(!us);
+        let mut squares = [Bitboard::EMPTY; 7];
+        squares[Role::Pawn as usize] = attacks::pawn_attacks(!us, ek);
+        squares[Role::Knight as usize] = attacks::knight_attacks(ek);
+        squares[Role::Bishop as usize] = attacks::bishop_attacks(ek, occ);
+        squares[Role::Rook as usize] = attacks::rook_attacks(ek, occ);
+        squares[Role::Queen as usize] = attacks::queen_attacks(ek, occ);
+        CheckSquares(squares)
+    }
+
+    /// The role `mv` puts on its destination (the dropped or promoted piece).
+    #[inline]
+    pub(super) fn role(&self, pos: &Position, mv: Move) -> Role {
+        match (mv.dropped_role(), mv.promotion_role()) {
+            (Some(r), _) => r,
+            (None, Some(r)) => r,
+            _ => pos.moving_role(mv).unwrap_or(Role::King),
+        }
+    }
+
+    /// Whether `mv` gives a direct check (castling never counts).
+    #[inline]
+    pub(super) fn gives_check(&self, pos: &Position, mv: Move) -> bool {
+        !mv.is_castle() && self.0[self.role(pos, mv) as usize].contains(mv.to())
+    }
 }
 
 impl Searcher {
@@ -49,7 +95,7 @@ impl Searcher {
                 return 800_000;
             }
             if self.killers[ply][1] == Some(mv) {
-                return 799_000;
+                return KILLER_2;
             }
         }
         let role = pos.moving_role(mv).unwrap_or(Role::Pawn);
@@ -66,8 +112,17 @@ impl Searcher {
         list: &mut Vec<(Move, i32)>,
     ) {
         list.clear();
+        let checks = self.config.order_checks.then(|| CheckSquares::new(pos));
         for mv in pos.legal_moves() {
-            list.push((mv, self.order_score(pos, mv, tt_move, ply)));
+            let mut score = self.order_score(pos, mv, tt_move, ply);
+            if let Some(checks) = &checks {
+                let quiet = pos.captured_role(mv).is_none() && mv.promotion_role().is_none();
+                if quiet && score < KILLER_2 && checks.gives_check(pos, mv) {
+                    // A quiet direct check: after the killers, before the other quiet moves.
+                    score = QUIET_CHECK + score.clamp(-QUIET_CHECK_SPAN, QUIET_CHECK_SPAN);
+                }
+            }
+            list.push((mv, score));
         }
     }
 
@@ -91,23 +146,11 @@ impl Searcher {
             return;
         }
         let us = pos.turn();
-        let b = pos.board();
-        let occ = b.occupied();
-        let ek = pos.king(!us);
-        let check_squares = |role: Role| match role {
-            Role::Pawn => bughouse_core::attacks::pawn_attacks(!us, ek),
-            Role::Knight => bughouse_core::attacks::knight_attacks(ek),
-            Role::Bishop => bughouse_core::attacks::bishop_attacks(ek, occ),
-            Role::Rook => bughouse_core::attacks::rook_attacks(ek, occ),
-            Role::Queen => bughouse_core::attacks::queen_attacks(ek, occ),
-            Role::King => bughouse_core::Bitboard::EMPTY,
+        let squares = if checks {
+            CheckSquares::new(pos)
+        } else {
+            CheckSquares::NONE
         };
-        let mut squares = [bughouse_core::Bitboard::EMPTY; 7];
-        if checks {
-            for role in Role::ALL {
-                squares[role as usize] = check_squares(role);
-            }
-        }
         for mv in moves {
             if let Some(victim) = pos.captured_role(mv) {
                 let attacker = pos.moving_role(mv).unwrap_or(Role::Pawn);
@@ -122,16 +165,10 @@ impl Searcher {
                 ));
             } else if mv.promotion_role() == Some(Role::Queen) {
                 list.push((mv, 900_000));
-            } else if checks {
-                let role = match (mv.dropped_role(), mv.promotion_role()) {
-                    (Some(r), _) => r,
-                    (None, Some(r)) => r,
-                    _ => pos.moving_role(mv).unwrap_or(Role::King),
-                };
-                if squares[role as usize].contains(mv.to()) && !mv.is_castle() {
-                    let hist = self.history[history_index(us, role, mv.is_drop(), mv.to())];
-                    list.push((mv, hist - 100_000));
-                }
+            } else if checks && squares.gives_check(pos, mv) {
+                let role = squares.role(pos, mv);
+                let hist = self.history[history_index(us, role, mv.is_drop(), mv.to())];
+                list.push((mv, hist - 100_000));
             }
         }
     }
@@ -171,6 +208,60 @@ impl Searcher {
             let idx = history_index(us, *r, m.is_drop(), m.to());
             let h = &mut self.history[idx];
             *h -= bonus * 32 + *h * bonus / 512;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SearchConfig;
+    use bughouse_core::Rules;
+
+    fn ordered(config: SearchConfig, fen: &str) -> Vec<String> {
+        let pos = Position::from_fen(fen, Rules::fide()).unwrap();
+        let mut s = Searcher::new(1);
+        s.set_config(config);
+        let mut list = Vec::new();
+        s.generate(&pos, None, 0, &mut list);
+        list.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
+        list.iter().map(|(m, _)| m.to_string()).collect()
+    }
+
+    #[test]
+    fn quiet_checks_come_first_with_order_checks() {
+        // A knight in hand: three drops check the king on g8 (e7, f6, h6).
+        let fen = "6k1/8/8/8/8/8/8/K7[N] w - - 0 1";
+        let mut first: Vec<String> = ordered(SearchConfig::GUARD, fen)[..3].to_vec();
+        first.sort();
+        assert_eq!(first, ["N@e7", "N@f6", "N@h6"]);
+        // A good capture still comes before the checks (here four: a rook move too).
+        let fen = "6k1/8/8/3p4/8/8/8/K2R4[N] w - - 0 1";
+        let list = ordered(SearchConfig::GUARD, fen);
+        assert_eq!(list[0], "d1d5");
+        let mut next: Vec<String> = list[1..5].to_vec();
+        next.sort();
+        assert_eq!(next, ["N@e7", "N@f6", "N@h6", "d1g1"]);
+    }
+
+    #[test]
+    fn check_squares_see_pawn_and_slider_checks() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K3[QP] w - - 0 1", Rules::fide()).unwrap();
+        let squares = CheckSquares::new(&pos);
+        let checks: Vec<String> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| squares.gives_check(&pos, m))
+            .map(|m| m.to_string())
+            .collect();
+        assert!(checks.contains(&"P@d7".to_string()));
+        assert!(checks.contains(&"Q@e2".to_string()));
+        assert!(!checks.contains(&"Q@a2".to_string()));
+        // Every listed move really checks.
+        for uci in &checks {
+            let mut p = pos.clone();
+            p.play(p.parse_uci(uci).unwrap()).unwrap();
+            assert!(p.is_check(), "{uci}");
         }
     }
 }

@@ -45,6 +45,24 @@ pub struct SearchConfig {
     /// `sit`): the mated opponent sits on its own `dead` until its last second, and a partner
     /// with more time than him wins that race by sitting too.
     pub race: bool,
+    /// Quiescence that follows a checking attack (board play against drop attacks): the side
+    /// that just gave check may give check once more (below the third quiescence ply), with a
+    /// knight's or a contact check whose piece is not simply lost there (the shapes of a mate
+    /// when a drop could block any other check, F3.7). In bughouse the mates come as a chain
+    /// of checks by drops (a check, the king steps away, a drop mates); the quiescence search
+    /// saw only the first check and stood pat after the evasion, so a search walked into mates
+    /// two checks past its horizon.
+    pub check_chains: bool,
+    /// Moves that guard our king are never pruned near the leaves (only reduced): a quiet move
+    /// or drop onto a square next to our king, and every king move, escape late-move pruning,
+    /// futility pruning and lost-quiet pruning. Those are the drops that plug a hole a drop
+    /// would check through, and the king's steps out of a mating net; with a reserve there
+    /// are so many quiet moves that late-move pruning cut them.
+    pub guard_king: bool,
+    /// Quiet moves and drops that give check (directly) are ordered right after the killers,
+    /// before the other quiet moves (by history): checks are bughouse's main tactic, and with
+    /// a reserve there are many of them.
+    pub order_checks: bool,
 }
 
 impl SearchConfig {
@@ -55,6 +73,9 @@ impl SearchConfig {
         strong_reductions: false,
         team_clock: false,
         race: false,
+        check_chains: false,
+        guard_king: false,
+        order_checks: false,
     };
     /// Drop-aware pruning without the stronger reductions.
     pub const DROPS: SearchConfig = SearchConfig {
@@ -63,6 +84,9 @@ impl SearchConfig {
         strong_reductions: false,
         team_clock: false,
         race: false,
+        check_chains: false,
+        guard_king: false,
+        order_checks: false,
     };
     /// Drop-aware pruning and the team's clocks driving time use.
     pub const CLOCK: SearchConfig = SearchConfig {
@@ -81,12 +105,32 @@ impl SearchConfig {
         strong_reductions: true,
         team_clock: false,
         race: false,
+        check_chains: false,
+        guard_king: false,
+        order_checks: false,
     };
-    /// The search the engine plays with.
-    pub const DEFAULT: SearchConfig = SearchConfig::DROPS;
+    /// Drop-aware pruning and board play against drop attacks: quiescence along chains of
+    /// checks, king moves and moves next to our king kept near the leaves, quiet checks first.
+    pub const GUARD: SearchConfig = SearchConfig {
+        check_chains: true,
+        guard_king: true,
+        order_checks: true,
+        ..SearchConfig::DROPS
+    };
+    /// `race` with the board play of `guard`.
+    pub const RACE_GUARD: SearchConfig = SearchConfig {
+        check_chains: true,
+        guard_king: true,
+        order_checks: true,
+        ..SearchConfig::RACE
+    };
+    /// The search the engine plays with: `guard` (drop-aware pruning and board play against
+    /// drop attacks), which scored above `drops` against Fairy-Stockfish at 10s+0 (docs/arena.md,
+    /// "The `guard` A/B").
+    pub const DEFAULT: SearchConfig = SearchConfig::GUARD;
 
     /// The configuration of a name, as the arena's `bot?search=NAME` reads it: `base`,
-    /// `drops`, `clock`, `race`, `strong`, `default`.
+    /// `drops`, `clock`, `race`, `strong`, `guard`, `raceguard`, `default`.
     pub fn named(name: &str) -> Option<SearchConfig> {
         match name {
             "base" => Some(SearchConfig::BASE),
@@ -94,6 +138,8 @@ impl SearchConfig {
             "clock" => Some(SearchConfig::CLOCK),
             "race" => Some(SearchConfig::RACE),
             "strong" => Some(SearchConfig::STRONG),
+            "guard" => Some(SearchConfig::GUARD),
+            "raceguard" => Some(SearchConfig::RACE_GUARD),
             "default" => Some(SearchConfig::DEFAULT),
             _ => None,
         }

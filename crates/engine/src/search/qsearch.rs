@@ -1,13 +1,20 @@
 //! The quiescence search: captures that do not lose material, queen promotions, and at its
 //! first ply the moves and drops that give check (all moves when in check), with delta pruning.
+//! With `SearchConfig::check_chains` the side that just gave check may check again at the
+//! later plies too (up to `QS_CHAIN_PLIES`; those later checks only a knight's or a contact
+//! check, the shapes of a mate under bughouse rules, whose piece is not simply lost where it
+//! lands), so a mate by a chain of checking drops is seen.
 
-use bughouse_core::Position;
+use bughouse_core::{Move, Position, Role};
 
-use super::{terminal, Searcher, INF, MATE_BOUND, MAX_PLY, QS_CHECK_PLIES, QS_MAX};
+use super::pruning::{distance, lost_there};
+use super::{terminal, Searcher, INF, MATE_BOUND, MAX_PLY, QS_CHAIN_PLIES, QS_CHECK_PLIES, QS_MAX};
 use crate::eval::value;
 use crate::zobrist;
 
 impl Searcher {
+    /// `chain`: the side to move gave check with its last move (the parent node was in check).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn qsearch(
         &mut self,
         pos: &Position,
@@ -16,6 +23,7 @@ impl Searcher {
         beta: i32,
         ply: usize,
         qply: u32,
+        chain: bool,
     ) -> i32 {
         self.nodes += 1;
         if self.out_of_budget() {
@@ -37,7 +45,15 @@ impl Searcher {
             best = stand;
         }
         let mut list = std::mem::take(&mut self.buffers[ply]);
-        self.generate_noisy(pos, in_check, qply < QS_CHECK_PLIES, &mut list);
+        // Past the first ply, checks only along a chain, and only those that could mate (a
+        // knight's or a contact check) and do not simply lose the checking piece (a drop the
+        // king or a cheaper piece takes for free).
+        let chain_checks = self.config.check_chains
+            && chain
+            && !in_check
+            && (QS_CHECK_PLIES..QS_CHAIN_PLIES).contains(&qply);
+        let checks = qply < QS_CHECK_PLIES || chain_checks;
+        self.generate_noisy(pos, in_check, checks, &mut list);
         if in_check && list.is_empty() {
             self.buffers[ply] = list;
             return terminal(pos, ply);
@@ -57,8 +73,23 @@ impl Searcher {
             }
             let mut child = pos.clone();
             child.play_unchecked(mv);
+            if chain_checks
+                && pos.captured_role(mv).is_none()
+                && mv.promotion_role().is_none()
+                && (!mate_shaped(pos, &child, mv) || lost_there(&child, mv.to()))
+            {
+                continue;
+            }
             let child_key = zobrist::update(pos, &child, key);
-            let score = -self.qsearch(&child, child_key, -beta, -alpha, ply + 1, qply + 1);
+            let score = -self.qsearch(
+                &child,
+                child_key,
+                -beta,
+                -alpha,
+                ply + 1,
+                qply + 1,
+                in_check,
+            );
             if self.stop {
                 self.buffers[ply] = list;
                 return 0;
@@ -79,4 +110,16 @@ impl Searcher {
         }
         best
     }
+}
+
+/// Whether the check `mv` (quiet) could mate under bughouse rules, where a check a drop could
+/// block is no mate (F3.7): a knight's check or a contact check (next to the king). Only those
+/// continue a chain of checks past its first: they leave the king no drop to block with, so the
+/// evasions are few, while every distant check would be met by every drop in between.
+fn mate_shaped(pos: &Position, child: &Position, mv: Move) -> bool {
+    let role = mv
+        .dropped_role()
+        .or_else(|| pos.moving_role(mv))
+        .unwrap_or(Role::Pawn);
+    role == Role::Knight || distance(mv.to(), child.king(child.turn())) <= 1
 }
