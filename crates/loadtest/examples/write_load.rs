@@ -4,12 +4,13 @@
 //! CPU time per move, and the commits' wall time.
 //!
 //! ```sh
-//! cargo run --release -p bughouse-store --example write_load -- \
+//! cargo run --release -p bughouse-loadtest --example write_load -- \
 //!     [--db sqlite:///tmp/wl.db] [--matches 4900] [--moves 300000] [--batch 170] [--checkpoint-ms 50]
 //! ```
 
 use std::time::{Duration, Instant};
 
+use bughouse_loadtest::procfs;
 use bughouse_store::{NewMatch, Store, StoredMove, Write};
 
 struct Args {
@@ -48,16 +49,10 @@ fn args() -> Args {
     a
 }
 
-/// The process's CPU time so far (user + system), from /proc.
+/// The process's CPU time so far (user + system).
 fn cpu() -> Duration {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let after = stat.rsplit(')').next().unwrap_or("");
-    let fields: Vec<&str> = after.split_whitespace().collect();
-    let ticks: u64 = [11, 12]
-        .iter()
-        .filter_map(|&i| fields.get(i).and_then(|f| f.parse::<u64>().ok()))
-        .sum();
-    Duration::from_millis(ticks * 10)
+    let ticks = procfs::cpu_ticks("self", false).unwrap_or(0);
+    Duration::from_secs_f64(ticks as f64 / procfs::USER_HZ)
 }
 
 /// A match id like the server's: eight letters that do not sort in creation order.
