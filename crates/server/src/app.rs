@@ -155,13 +155,14 @@ pub(crate) async fn serve(
     let (finished_tx, finished_rx) = mpsc::unbounded_channel();
     // The shards' writes: through one writer task on SQLite, directly on PostgreSQL.
     let writer = Writer::new(&store);
-    for (hub, tx, rx) in tasks {
+    for (index, (hub, tx, rx)) in tasks.into_iter().enumerate() {
         let inbox = Inbox {
             tx: tx.downgrade(),
             rx,
             finished: finished_tx.clone(),
         };
-        tokio::spawn(hub_task(
+        // Each shard on a thread of its own (its committer and sender with it).
+        let shard = hub_task(
             hub,
             inbox,
             store.clone(),
@@ -169,7 +170,8 @@ pub(crate) async fn serve(
             clock,
             bots.clone(),
             cluster.clone(),
-        ));
+        );
+        crate::runtime::spawn_on_own_thread(&format!("shard-{index}"), shard);
     }
     tokio::spawn(checkpoints(store.clone()));
     let hub_handle = HubHandle {

@@ -105,7 +105,7 @@ impl Store {
     /// error: rolled back (explicitly, or by dropping the transaction).
     async fn try_batch(&self, writes: &[Write]) -> Result<bool, sqlx::Error> {
         let backend = self.backend();
-        with_pool!(self, pool => {
+        with_batch_pool!(self, pool => {
             let mut tx = pool.begin().await?;
             let mut next = 0;
             while next < writes.len() {

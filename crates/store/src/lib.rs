@@ -135,11 +135,25 @@ macro_rules! with_pool {
     };
 }
 
+/// Like [`with_pool!`], with the connection for batches of writes on SQLite.
+macro_rules! with_batch_pool {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match (&$store.pool, &$store.batches) {
+            (Pool::Sqlite(_), Some($pool)) => $body,
+            (Pool::Sqlite($pool), None) => $body,
+            (Pool::Postgres($pool), _) => $body,
+        }
+    };
+}
+
 /// The match store: a pool of connections to SQLite or PostgreSQL. Cheap to clone (clones share
 /// the pool); every method may be called from many tasks at once.
 #[derive(Debug, Clone)]
 pub struct Store {
     pool: Pool,
+    /// On a SQLite file, the one connection that batches of writes go through
+    /// ([`Store::apply_batch`]).
+    batches: Option<SqlitePool>,
 }
 
 impl Store {
@@ -160,7 +174,7 @@ impl Store {
             url: redact_url(url),
             source,
         };
-        let pool = match Backend::of_url(url) {
+        let (pool, batches) = match Backend::of_url(url) {
             Some(Backend::Sqlite) => {
                 let in_memory = url.contains(":memory:") || url.contains("mode=memory");
                 let mut options = SqliteConnectOptions::from_str(url)
@@ -198,13 +212,31 @@ impl Store {
                     // Writes take turns anyway; a few connections let reads go on meanwhile.
                     SqlitePoolOptions::new().max_connections(4)
                 };
+                // The batches' own connection (a file database; in memory there is only one):
+                // its page cache stays valid from one transaction to the next. Connections of
+                // the pool taking turns would each find their cache stale, since another one
+                // wrote meanwhile, and read back every page a transaction touches.
+                let batches = if in_memory {
+                    None
+                } else {
+                    let pool = SqlitePoolOptions::new()
+                        .max_connections(1)
+                        .min_connections(1)
+                        .idle_timeout(None)
+                        .max_lifetime(None)
+                        .acquire_timeout(ACQUIRE_TIMEOUT)
+                        .connect_with(options.clone())
+                        .await
+                        .map_err(connect_error)?;
+                    Some(pool)
+                };
                 let pool = pool_options
                     .acquire_timeout(ACQUIRE_TIMEOUT)
                     .connect_with(options)
                     .await
                     .map_err(connect_error)?;
                 conn.close().await.map_err(connect_error)?;
-                Pool::Sqlite(pool)
+                (Pool::Sqlite(pool), batches)
             }
             Some(Backend::Postgres) => {
                 let options = PgConnectOptions::from_str(url)
@@ -222,11 +254,11 @@ impl Store {
                     .connect_with(options)
                     .await
                     .map_err(connect_error)?;
-                Pool::Postgres(pool)
+                (Pool::Postgres(pool), None)
             }
             None => return Err(StoreError::UnsupportedUrl(redact_url(url))),
         };
-        Ok(Store { pool })
+        Ok(Store { pool, batches })
     }
 
     /// Which backend this store uses.
@@ -240,6 +272,9 @@ impl Store {
     /// Closes every connection, waiting for calls in progress to finish; calls made afterwards
     /// fail. Optional: dropping the last clone closes the connections too, only less politely.
     pub async fn close(&self) {
+        if let Some(batches) = &self.batches {
+            batches.close().await;
+        }
         with_pool!(self, pool => pool.close().await)
     }
 }

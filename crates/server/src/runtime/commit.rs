@@ -1,10 +1,8 @@
 //! Stores before sends: the committer writes each batch's store effects in one transaction,
 //! then the sender delivers its messages (each serialised once) and runs what waited for them.
 
-use std::collections::HashMap;
-use std::time::Duration;
-
 use axum::extract::ws::Utf8Bytes;
+use std::collections::HashMap;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::hub::{encode, ConnId, Effect, Input, RateRequest, Write};
@@ -61,22 +59,39 @@ impl Rater {
     }
 }
 
-/// The most stored transactions waiting for the sender.
+/// The most transactions handed to the writer whose results the sender has not taken yet.
 const SEND_QUEUE: usize = 64;
 
-/// Stores the batches of the hub task in order, then hands them to the sender task. While it
-/// waits for the database the hub goes on with the next commands; the batches that queue up
-/// meanwhile are stored together in one transaction (one commit, one `fsync`), and their
-/// messages sent after it, so nothing is acknowledged before it is stored. Matches that ended
-/// are reported to `finished` once stored (the tournaments enter their results).
+/// A transaction handed to the writer: what waits for it.
+pub(crate) struct Handed {
+    /// Its writes and their results (once stored).
+    pending: Pending,
+    /// The batches whose writes it holds, their messages to be sent once it is stored.
+    commits: Vec<Commit>,
+    /// Matches that end in it (with their board results), for the tournaments.
+    ended: Vec<Finished>,
+    /// Rated matches that end in it: rated once their end is stored.
+    to_rate: Vec<RateRequest>,
+    /// Where in its writes each rated match's end is.
+    finishes: Vec<(usize, String)>,
+}
+
+/// Takes the batches of the hub task in order and hands their writes to the writer (whatever
+/// queued meanwhile in one transaction), then hands the sender task what waits for them. The
+/// hub goes on with its next commands meanwhile, and on SQLite the committer with its next
+/// batches, which the writer stores in its next transaction (one commit, one `fsync`, with
+/// those of the other shards). The sender takes the transactions in order, waits until each is
+/// stored, and only then sends its messages: nothing is acknowledged before it is stored.
+/// Matches that ended are reported to `finished` once stored (the tournaments enter their
+/// results).
 pub(crate) async fn committer(
     mut rx: mpsc::Receiver<Commit>,
     writer: Writer,
     finished: mpsc::UnboundedSender<Finished>,
     rater: Rater,
 ) {
-    let (send_tx, send_rx) = mpsc::channel::<Vec<Commit>>(SEND_QUEUE);
-    tokio::spawn(sender(send_rx));
+    let (send_tx, send_rx) = mpsc::channel::<Handed>(SEND_QUEUE);
+    tokio::spawn(sender(send_rx, finished, rater));
     let mut queued = Vec::new();
     while rx.recv_many(&mut queued, COMMIT_QUEUE).await > 0 {
         let mut writes = Vec::new();
@@ -103,90 +118,66 @@ pub(crate) async fn committer(
             }
             commit.effects = others;
         }
-        // The matches whose end was stored: only those are rated.
-        let mut ends_stored = Vec::new();
-        if !writes.is_empty() {
-            // (Looked at only when a rated match ended: a move's path allocates nothing more.)
-            let finishes: Vec<(usize, String)> = if to_rate.is_empty() {
-                Vec::new()
-            } else {
-                writes
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, w)| match w {
-                        Write::FinishMatch { match_id, .. } => Some((i, match_id.clone())),
-                        _ => None,
-                    })
-                    .collect()
-            };
-            let results = store_until_reached(&writer, writes).await;
-            for result in &results {
-                if let Err(e) = result {
-                    tracing::error!("storage: {e}");
-                }
-            }
-            for (i, match_id) in finishes {
-                if matches!(results.get(i), Some(Ok(()))) {
-                    ends_stored.push(match_id);
-                }
-            }
-        }
-        for request in to_rate {
-            if ends_stored.contains(&request.seats.match_id) {
-                rater.rate(request);
-            }
-        }
-        for end in ended {
-            let _ = finished.send(end);
-        }
-        // Stored: the messages may go, while the next batches are stored.
-        let stored = std::mem::take(&mut queued);
-        if send_tx.send(stored).await.is_err() {
+        // (Looked at only when a rated match ended: a move's path allocates nothing more.)
+        let finishes: Vec<(usize, String)> = if to_rate.is_empty() {
+            Vec::new()
+        } else {
+            writes
+                .iter()
+                .enumerate()
+                .filter_map(|(i, w)| match w {
+                    Write::FinishMatch { match_id, .. } => Some((i, match_id.clone())),
+                    _ => None,
+                })
+                .collect()
+        };
+        let pending = if writes.is_empty() {
+            Pending::Done((Vec::new(), Vec::new()))
+        } else {
+            writer.submit(writes).await
+        };
+        let handed = Handed {
+            pending,
+            commits: std::mem::take(&mut queued),
+            ended,
+            to_rate,
+            finishes,
+        };
+        if send_tx.send(handed).await.is_err() {
             return;
         }
     }
 }
 
-/// The longest wait between two tries of writes the database could not take.
-const RETRY_AT_MOST: Duration = Duration::from_secs(2);
-
-/// Stores `writes` in order; the writes that failed because the database could not be reached
-/// or was busy ([`StoreError::is_transient`]) are tried again, in order, after a wait that
-/// doubles up to [`RETRY_AT_MOST`], until it takes them. Meanwhile the batches' messages wait
-/// (nothing is acknowledged that is not stored) and the hub goes on until the commit queue is
-/// full. Writes refused for what they are keep their error.
-async fn store_until_reached(
-    writer: &Writer,
-    writes: Vec<Write>,
-) -> Vec<Result<(), bughouse_store::StoreError>> {
-    let (writes, mut results) = writer.write(writes).await;
-    let mut wait = Duration::from_millis(50);
-    loop {
-        let again: Vec<usize> = results
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.as_ref().is_err_and(|e| e.is_transient()))
-            .map(|(i, _)| i)
-            .collect();
-        let Some(first) = again.first() else {
-            return results;
-        };
-        if let Err(e) = &results[*first] {
-            tracing::warn!(
-                "storage unreachable, {} writes held (their messages wait), trying again in {} ms: {e}",
-                again.len(),
-                wait.as_millis()
-            );
-        }
-        tokio::time::sleep(wait).await;
-        wait = (wait * 2).min(RETRY_AT_MOST);
-        let (_, retried) = writer
-            .write(again.iter().map(|&i| writes[i].clone()).collect())
-            .await;
-        for (i, result) in again.into_iter().zip(retried) {
-            results[i] = result;
+/// Waits until a transaction is stored; rates the rated matches whose end it stored, and
+/// reports the ended ones to the tournaments.
+async fn stored_ends(
+    handed: Handed,
+    finished: &mpsc::UnboundedSender<Finished>,
+    rater: &Rater,
+) -> Vec<Commit> {
+    let (_, results) = handed.pending.results().await;
+    for result in &results {
+        if let Err(e) = result {
+            tracing::error!("storage: {e}");
         }
     }
+    // The matches whose end was stored: only those are rated.
+    let ends_stored: Vec<String> = handed
+        .finishes
+        .into_iter()
+        .filter(|(i, _)| matches!(results.get(*i), Some(Ok(()))))
+        .map(|(_, match_id)| match_id)
+        .collect();
+    for request in handed.to_rate {
+        if ends_stored.contains(&request.seats.match_id) {
+            rater.rate(request);
+        }
+    }
+    for end in handed.ended {
+        let _ = finished.send(end);
+    }
+    handed.commits
 }
 
 /// Waits until everything handed to the committer so far is stored (and sent).
@@ -203,11 +194,16 @@ pub(crate) async fn stored(commit_tx: &mpsc::Sender<Commit>) {
     }
 }
 
-/// Sends the messages of stored batches, in order, and runs what waited for them.
-pub(crate) async fn sender(mut rx: mpsc::Receiver<Vec<Commit>>) {
+/// Sends the messages of stored batches, in order (each once its transaction is stored), and
+/// runs what waited for them.
+pub(crate) async fn sender(
+    mut rx: mpsc::Receiver<Handed>,
+    finished: mpsc::UnboundedSender<Finished>,
+    rater: Rater,
+) {
     let mut senders: HashMap<ConnId, OutSender> = HashMap::new();
-    while let Some(commits) = rx.recv().await {
-        for commit in commits {
+    while let Some(handed) = rx.recv().await {
+        for commit in stored_ends(handed, &finished, &rater).await {
             for (conn, tx) in commit.conns {
                 match tx {
                     Some(tx) => {

@@ -1,22 +1,25 @@
-//! The tasks around the hub. One task owns the [`Hub`]. Websocket readers send it commands
-//! through a channel; it applies a batch of them and hands the effects to the committer task,
-//! which executes the store effects in order (batches that queued up meanwhile in one
-//! transaction), and then to the sender task, which serialises each message once and sends it,
-//! so every accepted move is stored before it is acknowledged. The three work side by side: the
-//! hub goes on with the next batch while the committer waits for the database and the sender
-//! sends the batch stored before. The hub also wakes for flag falls.
+//! The tasks around the hub. One task owns the [`Hub`] of each shard, on a thread of its own.
+//! Websocket readers send it commands through a channel; it applies a batch of them and hands
+//! the effects to the committer task, which hands the store effects to the writer (on SQLite,
+//! one for all shards, which stores whatever queued meanwhile in one transaction) and the rest
+//! to the sender task, which waits until the batch is stored, serialises each message once and
+//! sends it: every accepted move is stored before it is acknowledged. They work side by side:
+//! the hub goes on with the next batch while the writer writes and the sender sends the batch
+//! stored before. The hub also wakes for flag falls.
 
 mod commit;
 mod lobby;
 mod outbox;
 mod shards;
+mod thread;
 mod writer;
 
 pub(crate) use commit::*;
 pub(crate) use lobby::{lobby_feed, Lobby, PlayError};
 pub(crate) use outbox::{outbox, OutReceiver, OutSender};
 pub(crate) use shards::{ask, Shards};
-pub(crate) use writer::Writer;
+pub(crate) use thread::spawn_on_own_thread;
+pub(crate) use writer::{Pending, Writer};
 
 use std::time::Duration;
 
@@ -36,12 +39,11 @@ use crate::tournaments::Finished;
 pub(crate) const BATCH: usize = 512;
 
 /// The most batches waiting for the committer (the hub waits beyond, which is the back pressure
-/// of a slow database); whatever queued up while the committer was storing the previous
-/// transaction is stored together, in the next one. The hub hands a batch over as soon as it is
-/// applied (one command when the server is quiet), so under load hundreds queue up within one
-/// commit: a small bound here would make the hub wait for the database after a few of them, and
-/// every command behind it in its inbox (measured: with 64, a move waited up to 130 ms at 1,000
-/// matches).
+/// of a slow database, once the writer's and the sender's queues are full too). The hub hands a
+/// batch over as soon as it is applied (one command when the server is quiet), so under load
+/// hundreds queue up within one commit: a small bound here would make the hub wait for the
+/// database after a few of them, and every command behind it in its inbox (measured: with 64, a
+/// move waited up to 130 ms at 1,000 matches).
 pub(crate) const COMMIT_QUEUE: usize = 8192;
 
 pub(crate) enum Outgoing {
