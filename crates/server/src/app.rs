@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::serve::ListenerExt;
-use bughouse_store::Store;
+use bughouse_store::{Backend, Store};
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
@@ -161,7 +161,10 @@ pub(crate) async fn serve(
             rx,
             finished: finished_tx.clone(),
         };
-        // Each shard on a thread of its own (its committer and sender with it).
+        // On SQLite each shard on a thread of its own (its committer and sender with it). On
+        // PostgreSQL (and in a cluster, which needs it), on the server's runtime: the
+        // connections to PostgreSQL and Redis a shard opened would live on its thread's
+        // runtime, and every other task's I/O on them would wait for that thread.
         let shard = hub_task(
             hub,
             inbox,
@@ -171,7 +174,11 @@ pub(crate) async fn serve(
             bots.clone(),
             cluster.clone(),
         );
-        crate::runtime::spawn_on_own_thread(&format!("shard-{index}"), shard);
+        if store.backend() == Backend::Sqlite {
+            crate::runtime::spawn_on_own_thread(&format!("shard-{index}"), shard);
+        } else {
+            tokio::spawn(shard);
+        }
     }
     tokio::spawn(checkpoints(store.clone()));
     let hub_handle = HubHandle {
@@ -341,7 +348,7 @@ pub(crate) const CHECKPOINT_EVERY: Duration = Duration::from_millis(50);
 /// Keeps SQLite's checkpoints off the commits' path (see [`Store::checkpoint`]), as long as the
 /// server runs.
 pub(crate) async fn checkpoints(store: Store) {
-    if store.backend() != bughouse_store::Backend::Sqlite {
+    if store.backend() != Backend::Sqlite {
         return;
     }
     let mut every = tokio::time::interval(CHECKPOINT_EVERY);

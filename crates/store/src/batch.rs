@@ -70,7 +70,10 @@ impl Store {
     /// Applies the writes in order, in one transaction when they all succeed: durable, all of
     /// them, when this returns. Returns one result per write, the same as [`Store::apply`]
     /// applied to each in turn would have returned (which is what happens, after a rollback,
-    /// when any write fails or changes nothing).
+    /// when any write fails or changes nothing), except that after a write the database could
+    /// not take for now ([`StoreError::is_transient`](crate::StoreError::is_transient)) the
+    /// rest are not tried ([`StoreError::NotTried`](crate::StoreError::NotTried)): tried again
+    /// from there, they are stored in order.
     pub async fn apply_batch(&self, writes: &[Write]) -> Vec<Result<(), crate::StoreError>> {
         if writes.len() > 1 && writes.iter().all(|w| w.check().is_ok()) {
             if let Ok(true) = self.try_batch(writes).await {
@@ -78,8 +81,17 @@ impl Store {
             }
         }
         let mut out = Vec::with_capacity(writes.len());
+        let mut stopped = false;
         for write in writes {
-            out.push(self.apply(write).await);
+            if stopped {
+                // Stored later, they would overtake the write that failed (a move after the
+                // end that follows it would make it impossible): they wait for it.
+                out.push(Err(crate::StoreError::NotTried));
+                continue;
+            }
+            let result = self.apply(write).await;
+            stopped = result.as_ref().is_err_and(|e| e.is_transient());
+            out.push(result);
         }
         out
     }

@@ -27,6 +27,11 @@ pub enum StoreError {
     /// migrated by a newer version of the program.
     #[error("cannot bring the database schema up to date: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// In [`Store::apply_batch`], a write after one the database could not take for now
+    /// ([transient](StoreError::is_transient)): not tried, so that the writes are stored in
+    /// order when they are tried again. Transient itself.
+    #[error("not tried: an earlier write of the batch could not be stored for now")]
+    NotTried,
     /// No match has this id.
     #[error("no match {0:?}")]
     NoSuchMatch(String),
@@ -95,8 +100,10 @@ impl StoreError {
     /// shutting down, a serialisation failure). A refusal of what was asked (a duplicate, a
     /// wrong status, bad data) is not: it would be refused again.
     pub fn is_transient(&self) -> bool {
-        let StoreError::Database(e) = self else {
-            return false;
+        let e = match self {
+            StoreError::Database(e) => e,
+            StoreError::NotTried => return true,
+            _ => return false,
         };
         match e {
             sqlx::Error::Io(_)
@@ -136,6 +143,7 @@ mod tests {
         assert!(StoreError::Database(sqlx::Error::PoolTimedOut).is_transient());
         assert!(!StoreError::Database(sqlx::Error::RowNotFound).is_transient());
         assert!(!StoreError::Closed.is_transient());
+        assert!(StoreError::NotTried.is_transient());
         assert!(!StoreError::Invalid("x".into()).is_transient());
         assert!(!StoreError::DuplicatePly {
             match_id: "m".into(),

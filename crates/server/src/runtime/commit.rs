@@ -1,5 +1,6 @@
-//! Stores before sends: the committer writes each batch's store effects in one transaction,
-//! then the sender delivers its messages (each serialised once) and runs what waited for them.
+//! Stores before sends: the committer hands each batch's store effects to the writer (with
+//! whatever else queued, in one transaction), and the sender, once they are stored, delivers the
+//! batch's messages (each serialised once) and runs what waited for them.
 
 use axum::extract::ws::Utf8Bytes;
 use std::collections::HashMap;
@@ -16,7 +17,7 @@ use super::*;
 pub(crate) struct Commit {
     /// Connections opened (with their outgoing queue) and closed, in order.
     pub(crate) conns: Vec<(ConnId, Option<OutSender>)>,
-    /// The hub's effects, in order (without the store effects, once stored).
+    /// The hub's effects, in order (without the store effects, once handed to the writer).
     pub(crate) effects: Vec<Effect>,
     /// To run once the batch's writes are stored and its messages sent (answers).
     pub(crate) after: Vec<Box<dyn FnOnce() + Send>>,

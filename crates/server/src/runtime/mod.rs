@@ -1,11 +1,12 @@
-//! The tasks around the hub. One task owns the [`Hub`] of each shard, on a thread of its own.
+//! The tasks around the hub. One task owns the [`Hub`] of each shard (on SQLite, on a thread
+//! of its own).
 //! Websocket readers send it commands through a channel; it applies a batch of them and hands
 //! the effects to the committer task, which hands the store effects to the writer (on SQLite,
 //! one for all shards, which stores whatever queued meanwhile in one transaction) and the rest
 //! to the sender task, which waits until the batch is stored, serialises each message once and
-//! sends it: every accepted move is stored before it is acknowledged. They work side by side:
-//! the hub goes on with the next batch while the writer writes and the sender sends the batch
-//! stored before. The hub also wakes for flag falls.
+//! sends it: every accepted move is stored before it is acknowledged. The hub goes on with the
+//! next batch while the writer writes; the committer and the sender take turns with it on its
+//! thread. The hub also wakes for flag falls.
 
 mod commit;
 mod lobby;

@@ -1,40 +1,59 @@
-//! Tasks on threads of their own. The hub shards and the SQLite writer each run on a thread
-//! with a single-threaded runtime, not among the thousands of socket tasks of the server's
-//! runtime: there, every time a move's path handed over to them (a command in the hub's inbox,
-//! a batch for the committer, a transaction stored), they waited behind every socket task ready
-//! to run. The operating system's scheduler gives a thread that wakes the core soon.
+//! Tasks on threads of their own. On SQLite, the hub shards and the writer each run on a
+//! thread with a single-threaded runtime, not among the thousands of socket tasks of the
+//! server's runtime: there, every time a move's path handed over to them (a command in the
+//! hub's inbox, a batch for the committer, a transaction stored), they waited behind every
+//! socket task ready to run. The operating system's scheduler gives a thread that wakes the
+//! core soon.
 
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::time::{Duration, Instant};
+
+/// How long a thread's runtime goes on, once its task has ended, for the tasks the task spawned
+/// (a committer storing and sending what its hub handed over, ratings being applied).
+const DRAIN: Duration = Duration::from_secs(30);
 
 /// Runs `task` on a new thread named `name`, with a runtime of its own (timers and I/O), until
-/// it ends; where the system refuses a thread or a runtime, on the current runtime instead.
+/// it ends (also by a panic), and then the tasks it spawned, for up to [`DRAIN`]; where the
+/// system refuses a thread or a runtime, on the current runtime instead.
 pub(crate) fn spawn_on_own_thread<F>(name: &str, task: F)
 where
     F: Future<Output = ()> + Send + 'static,
 {
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            tracing::warn!("{name} runs on the server's runtime (no runtime of its own: {e})");
-            tokio::spawn(task);
-            return;
-        }
-    };
-    // The task goes back if the thread cannot start, to run on the current runtime.
-    let (give_back, given_back) = std::sync::mpsc::channel::<F>();
+    let here = tokio::runtime::Handle::current();
+    // The task goes to the thread once it runs: if it cannot start, the task is still here.
+    let (hand, handed) = std::sync::mpsc::channel::<F>();
+    let thread_name = name.to_owned();
     let started = std::thread::Builder::new()
         .name(name.to_owned())
         .spawn(move || {
-            if let Ok(task) = given_back.recv() {
-                runtime.block_on(task);
+            let Ok(task) = handed.recv() else {
+                return;
+            };
+            let runtime = match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(runtime) => runtime,
+                Err(e) => {
+                    tracing::warn!("{thread_name} runs on the server's runtime: {e}");
+                    here.spawn(task);
+                    return;
+                }
+            };
+            let ended = std::panic::catch_unwind(AssertUnwindSafe(|| runtime.block_on(task)));
+            if ended.is_err() {
+                tracing::error!("{thread_name} stopped by a panic");
+            }
+            let until = Instant::now() + DRAIN;
+            while runtime.metrics().num_alive_tasks() > 0 && Instant::now() < until {
+                runtime.block_on(tokio::time::sleep(Duration::from_millis(10)));
             }
         });
     match started {
         Ok(_) => {
-            let _ = give_back.send(task);
+            // The thread holds the receiver until it has the task.
+            let _ = hand.send(task);
         }
         Err(e) => {
             tracing::warn!("{name} runs on the server's runtime (no thread of its own: {e})");

@@ -13,7 +13,7 @@
 //!
 //! Server matches: pairing a round with `online` creates one match per pairing (the preset's
 //! rules, the tournament's time control) and links it to its round and table. When such a
-//! match ends, the committer (see `crate::runtime`) reports its two board results and
+//! match ends, the sender (see `crate::runtime`) reports its two board results and
 //! [`Service::match_finished`] enters them as the pairing's result, unless the organiser has
 //! entered one by hand already (a hand entry always wins; it can correct an automatic one).
 //!
@@ -447,7 +447,7 @@ pub(crate) async fn sweep_task(service: std::sync::Arc<Service>) {
     }
 }
 
-/// Enters the results of finished matches as the committer reports them.
+/// Enters the results of finished matches as the sender reports them (once stored).
 pub(crate) async fn results_task(
     service: std::sync::Arc<Service>,
     mut rx: mpsc::UnboundedReceiver<Finished>,

@@ -243,3 +243,58 @@ async fn concurrent_writers(db: &TestDb) {
         assert_eq!(m.seats[3].as_ref().map(|s| s.bot), Some(true));
     }
 }
+
+/// A batch the database cannot take for now (SQLite locked by another writer past the busy
+/// timeout, 10 s): the write that failed is transient, and the writes after it are not tried,
+/// so that, tried again from there, they are stored in order. (Tried, the end of the match
+/// would have been stored before its last move, which could then never be.)
+#[tokio::test]
+async fn after_a_write_that_must_wait_the_rest_of_the_batch_waits_too() {
+    use sqlx::Connection as _;
+
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("locked.db").display());
+    let store = Store::connect(&url).await.unwrap();
+    let id = "locked";
+    store.create_match(&new_match(id, T0)).await.unwrap();
+    sit_all(&store, id, ["a", "b", "c", "d"]).await;
+    store.start_match(id, T0).await.unwrap();
+    let batch = [
+        Write::RecordMove(mv(id, 0, 0, "e2e4", "e4")),
+        Write::FinishMatch {
+            match_id: id.into(),
+            result: "1-0".into(),
+            reason: "resignation".into(),
+            board_results: ["1-0".into(), "1-0".into()],
+            bpgn: String::new(),
+            finished_at_ms: T0 + 5_000,
+        },
+    ];
+
+    let mut lock = sqlx::SqliteConnection::connect(&url).await.unwrap();
+    sqlx::query("BEGIN EXCLUSIVE")
+        .execute(&mut lock)
+        .await
+        .unwrap();
+    let results = store.apply_batch(&batch).await;
+    assert!(
+        results[0].as_ref().is_err_and(|e| e.is_transient()),
+        "{:?}",
+        results[0]
+    );
+    assert!(
+        matches!(results[1], Err(StoreError::NotTried)),
+        "{:?}",
+        results[1]
+    );
+    sqlx::query("COMMIT").execute(&mut lock).await.unwrap();
+    lock.close().await.unwrap();
+
+    // Tried again, in order: both stored.
+    for result in store.apply_batch(&batch).await {
+        result.unwrap();
+    }
+    let stored = store.load_match(id).await.unwrap().unwrap();
+    assert_eq!(stored.moves, [mv(id, 0, 0, "e2e4", "e4")]);
+    assert_eq!(stored.status, MatchStatus::Finished);
+}
