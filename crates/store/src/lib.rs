@@ -135,6 +135,15 @@ macro_rules! with_pool {
     };
 }
 
+/// A SQLite pool of exactly one connection, open for the store's whole life.
+fn one_connection() -> SqlitePoolOptions {
+    SqlitePoolOptions::new()
+        .max_connections(1)
+        .min_connections(1)
+        .idle_timeout(None)
+        .max_lifetime(None)
+}
+
 /// Like [`with_pool!`], with the connection for batches of writes on SQLite.
 macro_rules! with_batch_pool {
     ($store:expr, $pool:ident => $body:expr) => {
@@ -203,11 +212,7 @@ impl Store {
                 let pool_options = if in_memory {
                     // Each connection to a shared-cache memory database locks whole tables, and
                     // the database lives only while a connection is open: keep exactly one.
-                    SqlitePoolOptions::new()
-                        .max_connections(1)
-                        .min_connections(1)
-                        .idle_timeout(None)
-                        .max_lifetime(None)
+                    one_connection()
                 } else {
                     // Writes take turns anyway; a few connections let reads go on meanwhile.
                     SqlitePoolOptions::new().max_connections(4)
@@ -219,11 +224,7 @@ impl Store {
                 let batches = if in_memory {
                     None
                 } else {
-                    let pool = SqlitePoolOptions::new()
-                        .max_connections(1)
-                        .min_connections(1)
-                        .idle_timeout(None)
-                        .max_lifetime(None)
+                    let pool = one_connection()
                         .acquire_timeout(ACQUIRE_TIMEOUT)
                         .connect_with(options.clone())
                         .await

@@ -69,12 +69,11 @@ pub(crate) struct Handed {
     pending: Pending,
     /// The batches whose writes it holds, their messages to be sent once it is stored.
     commits: Vec<Commit>,
-    /// Matches that end in it (with their board results), for the tournaments.
-    ended: Vec<Finished>,
+    /// Matches that end in it (with their board results, for the tournaments), each with the
+    /// place of its `FinishMatch` among the writes.
+    ended: Vec<(usize, Finished)>,
     /// Rated matches that end in it: rated once their end is stored.
     to_rate: Vec<RateRequest>,
-    /// Where in its writes each rated match's end is.
-    finishes: Vec<(usize, String)>,
 }
 
 /// Takes the batches of the hub task in order and hands their writes to the writer (whatever
@@ -110,7 +109,8 @@ pub(crate) async fn committer(
                             ..
                         } = &write
                         {
-                            ended.push((match_id.clone(), board_results.clone()));
+                            let end = (match_id.clone(), board_results.clone());
+                            ended.push((writes.len(), end));
                         }
                         writes.push(write);
                     }
@@ -119,19 +119,6 @@ pub(crate) async fn committer(
             }
             commit.effects = others;
         }
-        // (Looked at only when a rated match ended: a move's path allocates nothing more.)
-        let finishes: Vec<(usize, String)> = if to_rate.is_empty() {
-            Vec::new()
-        } else {
-            writes
-                .iter()
-                .enumerate()
-                .filter_map(|(i, w)| match w {
-                    Write::FinishMatch { match_id, .. } => Some((i, match_id.clone())),
-                    _ => None,
-                })
-                .collect()
-        };
         let pending = if writes.is_empty() {
             Pending::Done((Vec::new(), Vec::new()))
         } else {
@@ -142,7 +129,6 @@ pub(crate) async fn committer(
             commits: std::mem::take(&mut queued),
             ended,
             to_rate,
-            finishes,
         };
         if send_tx.send(handed).await.is_err() {
             return;
@@ -164,18 +150,18 @@ async fn stored_ends(
         }
     }
     // The matches whose end was stored: only those are rated.
-    let ends_stored: Vec<String> = handed
-        .finishes
-        .into_iter()
-        .filter(|(i, _)| matches!(results.get(*i), Some(Ok(()))))
-        .map(|(_, match_id)| match_id)
-        .collect();
+    let stored = |match_id: &str| {
+        handed
+            .ended
+            .iter()
+            .any(|(i, (id, _))| id == match_id && matches!(results.get(*i), Some(Ok(()))))
+    };
     for request in handed.to_rate {
-        if ends_stored.contains(&request.seats.match_id) {
+        if stored(&request.seats.match_id) {
             rater.rate(request);
         }
     }
-    for end in handed.ended {
+    for (_, end) in handed.ended {
         let _ = finished.send(end);
     }
     handed.commits
