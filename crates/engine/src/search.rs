@@ -192,6 +192,12 @@ fn terminal(pos: &Position, ply: usize) -> i32 {
 pub struct Searcher {
     tt: Tt,
     history: Vec<i32>,
+    /// With [`SearchConfig::cont_history`]: the history of each quiet move after each move
+    /// (both as [`ordering::history_index`]es); empty until the switch is first used.
+    cont: Vec<i16>,
+    /// The history index of the move that led to each ply (`NO_MOVE` at the root and after a
+    /// null move).
+    came_by: [u16; MAX_PLY + 1],
     killers: [[Option<Move>; 2]; MAX_PLY],
     buffers: Vec<Vec<(Move, i32)>>,
     pv: Vec<[Option<Move>; MAX_PLY]>,
@@ -220,6 +226,8 @@ impl Searcher {
         Searcher {
             tt: Tt::new(tt_mb),
             history: vec![0; 24 * 64],
+            cont: Vec::new(),
+            came_by: [ordering::NO_MOVE; MAX_PLY + 1],
             killers: [[None; 2]; MAX_PLY],
             buffers: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             pv: vec![[None; MAX_PLY]; MAX_PLY],
@@ -248,6 +256,9 @@ impl Searcher {
     /// The search's switches from now on (default: [`SearchConfig::DEFAULT`]).
     pub fn set_config(&mut self, config: SearchConfig) {
         self.config = config;
+        if config.cont_history && self.cont.is_empty() {
+            self.cont = vec![0; ordering::HISTORY_LEN * ordering::HISTORY_LEN];
+        }
     }
 
     /// The search's switches in use.
@@ -277,6 +288,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.fill(0);
+        self.cont.fill(0);
         self.killers = [[None; 2]; MAX_PLY];
     }
 
@@ -312,6 +324,7 @@ impl Searcher {
         }
         let root_key = zobrist::key(pos);
         self.keys[0] = root_key;
+        self.came_by[0] = ordering::NO_MOVE;
 
         let legal = pos.legal_moves();
         if legal.is_empty() {
@@ -488,6 +501,7 @@ impl Searcher {
             child.play_unchecked(mv);
             let child_key = zobrist::update(pos, &child, key);
             self.keys[1] = child_key;
+            self.came_by[1] = came_by(pos, mv);
             let gives_check = child.is_check();
             let ext = i32::from(gives_check);
             let score = if options.exact_root {
@@ -591,7 +605,7 @@ impl Searcher {
         &mut self,
         pos: &Position,
         key: u64,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         mut alpha: i32,
         mut beta: i32,
@@ -647,6 +661,7 @@ impl Searcher {
                 if let Some(null) = null_position(pos) {
                     let null_key = zobrist::update(pos, &null, key);
                     self.keys[ply + 1] = null_key;
+                    self.came_by[ply + 1] = ordering::NO_MOVE;
                     let r = 3 + depth / 5;
                     let s = -self.negamax(
                         &null,
@@ -665,6 +680,11 @@ impl Searcher {
                     }
                 }
             }
+        }
+
+        // Internal iterative reduction: no move to try first, so a shallower search.
+        if self.config.iir && depth >= 4 && tt_move.is_none() {
+            depth -= 1;
         }
 
         let mut list = std::mem::take(&mut self.buffers[ply]);
@@ -742,6 +762,7 @@ impl Searcher {
 
             let child_key = zobrist::update(pos, &child, key);
             self.keys[ply + 1] = child_key;
+            self.came_by[ply + 1] = ordering::history_index(us, role, mv.is_drop(), mv.to()) as u16;
             let ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
             let new_depth = depth - 1 + ext;
 
@@ -852,6 +873,13 @@ impl Searcher {
             .store(key, best_move, to_tt(best, ply), depth, bound);
         best
     }
+}
+
+/// The history index of `mv` in `pos` (before it is played), as `Searcher::came_by` keeps it.
+#[inline]
+fn came_by(pos: &Position, mv: Move) -> u16 {
+    let role = pos.moving_role(mv).unwrap_or(Role::Pawn);
+    ordering::history_index(pos.turn(), role, mv.is_drop(), mv.to()) as u16
 }
 
 /// Whether the side to move has something besides pawns and king (null move is unsafe in

@@ -76,7 +76,8 @@ const SIT_FLOOR: Duration = Duration::from_secs(8);
 const SIT_MAX: Duration = Duration::from_secs(30);
 /// A bot that is mated whatever it does sits until it has this much time left.
 const DESPERATE_FLOOR: Duration = Duration::from_secs(2);
-/// With [`crate::SearchConfig::race`]: the share of the time left a move gets (1/50)...
+/// With [`crate::SearchConfig::race`] or `lean_time`: the share of the time left a move gets
+/// (1/50)...
 const RACE_SHARE: f64 = 50.0;
 /// ... times this in the first moves of the board ...
 const RACE_OPENING: f64 = 0.7;
@@ -187,10 +188,12 @@ impl TeamBot {
     /// always leaving a safety margin for the round trip of the move. With
     /// [`crate::SearchConfig::team_clock`]: catching up harder, with the faster of both
     /// opponents, and the partner's clock read relative to the base time. With
-    /// [`crate::SearchConfig::race`]: a fiftieth of the time left, and less in the opening.
+    /// [`crate::SearchConfig::race`] or [`crate::SearchConfig::lean_time`]: a fiftieth of the
+    /// time left, and less in the opening.
     pub fn budget(&self, m: &Match, seat: Seat, now: Duration) -> Duration {
         let team_clock = self.searcher.config().team_clock;
         let race = self.searcher.config().race;
+        let lean = race || self.searcher.config().lean_time;
         let ours = m.remaining(seat, now);
         let partner = seat.partner();
         let mut theirs = m.remaining(seat.opponent(), now);
@@ -212,9 +215,9 @@ impl TeamBot {
                 Duration::from_secs(20),
             )
         };
-        let share = if race { RACE_SHARE } else { 30.0 };
+        let share = if lean { RACE_SHARE } else { 30.0 };
         let mut t = ours.as_secs_f64() / share + inc.as_secs_f64() * 0.75;
-        if race && m.position(seat.board).fullmoves() <= RACE_OPENING_MOVES {
+        if lean && m.position(seat.board).fullmoves() <= RACE_OPENING_MOVES {
             t *= RACE_OPENING;
         }
         let (o, th) = (ours.as_secs_f64(), theirs.as_secs_f64());

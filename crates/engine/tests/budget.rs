@@ -126,3 +126,25 @@ fn race_thinks_a_fiftieth_and_less_in_the_opening() {
     let ratio = race.as_secs_f64() / clock.as_secs_f64();
     assert!((ratio - 30.0 / 50.0).abs() < 0.01, "{race:?} vs {clock:?}");
 }
+
+#[test]
+fn guardlean_has_the_time_use_of_race_and_nothing_else() {
+    let lean = SearchConfig::named("guardlean").unwrap();
+    assert!(lean.lean_time && !lean.race && !lean.team_clock);
+    assert_eq!(
+        SearchConfig {
+            lean_time: false,
+            ..lean
+        },
+        SearchConfig::GUARD
+    );
+    // Level clocks, move 1: 0.7 of a fiftieth instead of a thirtieth.
+    let m = clocks(40, 40, 40, 40);
+    let guard = bot(SearchConfig::GUARD).budget(&m, US, Duration::ZERO);
+    let lean = bot(lean).budget(&m, US, Duration::ZERO);
+    let ratio = lean.as_secs_f64() / guard.as_secs_f64();
+    assert!(
+        (ratio - 0.7 * 30.0 / 50.0).abs() < 0.01,
+        "{lean:?} vs {guard:?}"
+    );
+}

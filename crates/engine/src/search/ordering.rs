@@ -18,6 +18,11 @@ pub(super) fn history_index(color: Color, role: Role, drop: bool, to: Square) ->
     ((c + role as usize - 1 + if drop { 6 } else { 0 }) << 6) | to as usize
 }
 
+/// The number of history indexes ([`history_index`]).
+pub(super) const HISTORY_LEN: usize = 24 * 64;
+/// No move led to this ply (the root, a null move) in `Searcher::came_by`.
+pub(super) const NO_MOVE: u16 = u16::MAX;
+
 /// The ordering score of the second killer; quiet moves score below it.
 const KILLER_2: i32 = 799_000;
 /// With `SearchConfig::order_checks`: the ordering score of a quiet check, plus its history
@@ -99,7 +104,22 @@ impl Searcher {
             }
         }
         let role = pos.moving_role(mv).unwrap_or(Role::Pawn);
-        self.history[history_index(us, role, mv.is_drop(), mv.to())]
+        let idx = history_index(us, role, mv.is_drop(), mv.to());
+        let cont = self
+            .cont_slot(ply, idx)
+            .map_or(0, |i| i32::from(self.cont[i]));
+        self.history[idx] + cont
+    }
+
+    /// The place in the continuation history of the quiet move `idx` after the move that led
+    /// to `ply`, if the switch is on and a move led there.
+    #[inline]
+    pub(super) fn cont_slot(&self, ply: usize, idx: usize) -> Option<usize> {
+        if !self.config.cont_history || self.cont.is_empty() || ply >= MAX_PLY {
+            return None;
+        }
+        let prev = self.came_by[ply];
+        (prev != NO_MOVE).then(|| usize::from(prev) * HISTORY_LEN + idx)
     }
 
     /// Fills the buffer of `ply` with the legal moves of `pos` and their ordering scores.
@@ -204,10 +224,18 @@ impl Searcher {
         let idx = history_index(us, role, mv.is_drop(), mv.to());
         let h = &mut self.history[idx];
         *h += bonus * 32 - *h * bonus / 512;
+        if let Some(i) = self.cont_slot(ply, idx) {
+            let c = i32::from(self.cont[i]);
+            self.cont[i] = (c + bonus * 32 - c * bonus / 512) as i16;
+        }
         for (m, r) in tried.iter().flatten() {
             let idx = history_index(us, *r, m.is_drop(), m.to());
             let h = &mut self.history[idx];
             *h -= bonus * 32 + *h * bonus / 512;
+            if let Some(i) = self.cont_slot(ply, idx) {
+                let c = i32::from(self.cont[i]);
+                self.cont[i] = (c - bonus * 32 - c * bonus / 512) as i16;
+            }
         }
     }
 }
@@ -262,6 +290,35 @@ mod tests {
             let mut p = pos.clone();
             p.play(p.parse_uci(uci).unwrap()).unwrap();
             assert!(p.is_check(), "{uci}");
+        }
+    }
+
+    #[test]
+    fn the_continuation_history_orders_a_move_by_the_move_before_it() {
+        let pos = Position::from_fen("6k1/8/8/8/8/8/8/K7[N] w - - 0 1", Rules::fide()).unwrap();
+        let drop = pos.parse_uci("N@d4").unwrap();
+        let idx = |uci: &str| {
+            let mv = pos.parse_uci(uci).unwrap();
+            history_index(Color::Black, Role::Knight, mv.is_drop(), mv.to()) as u16
+        };
+        let (after_c6, after_e6) = (idx("N@c6"), idx("N@e6"));
+        for (config, learns) in [
+            (SearchConfig::GUARD_CONT, true),
+            (SearchConfig::GUARD, false),
+        ] {
+            let mut s = Searcher::new(1);
+            s.set_config(config);
+            // N@d4 refuted something after Black's N@c6, at ply 1.
+            s.came_by[1] = after_c6;
+            s.reward(Color::White, drop, Role::Knight, 6, 1, &[]);
+            // Not as a killer: by the histories alone.
+            s.killers[1] = [None; 2];
+            let c6 = s.order_score(&pos, drop, None, 1);
+            s.came_by[1] = after_e6;
+            let e6 = s.order_score(&pos, drop, None, 1);
+            // Its own history rose either way; after N@c6 it rose more with the switch.
+            assert!(e6 > 0, "{config:?}");
+            assert_eq!(c6 > e6, learns, "{config:?}: {c6} against {e6}");
         }
     }
 }

@@ -1,0 +1,48 @@
+//! Search switches under A/B in the arena (`bot?search=NAME`): what each one changes.
+
+use bughouse_core::{Position, Rules};
+use bughouse_engine::{Limits, SearchConfig, Searcher};
+
+/// The position of the depth comparison: Black to move, a knight and a pawn in hand.
+const MIDDLE: &str = "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[Np] b KQkq - 0 1";
+
+fn nodes_to_depth(config: SearchConfig, depth: u32) -> u64 {
+    let pos = Position::from_fen(MIDDLE, Rules::fide()).unwrap();
+    let mut s = Searcher::new(4);
+    s.set_config(config);
+    let r = s.search(&pos, Limits::depth(depth), &mut |_| {});
+    assert!(pos.legal_moves().contains(&r.best.unwrap()), "{config:?}");
+    assert_eq!(r.depth, depth);
+    r.nodes
+}
+
+#[test]
+fn the_switches_are_named_and_change_only_themselves() {
+    let cont = SearchConfig::named("guardcont").unwrap();
+    let iir = SearchConfig::named("guardiir").unwrap();
+    assert!(cont.cont_history && !cont.iir);
+    assert!(iir.iir && !iir.cont_history);
+    assert_eq!(
+        SearchConfig {
+            cont_history: false,
+            ..cont
+        },
+        SearchConfig::GUARD
+    );
+    assert_eq!(SearchConfig { iir: false, ..iir }, SearchConfig::GUARD);
+    assert!(!SearchConfig::DEFAULT.iir && !SearchConfig::DEFAULT.cont_history);
+}
+
+#[test]
+fn internal_iterative_reduction_searches_fewer_nodes_to_the_same_depth() {
+    let guard = nodes_to_depth(SearchConfig::GUARD, 7);
+    let iir = nodes_to_depth(SearchConfig::GUARD_IIR, 7);
+    assert!(iir < guard, "{iir} nodes with it, {guard} without");
+}
+
+#[test]
+fn the_continuation_history_changes_the_search() {
+    let guard = nodes_to_depth(SearchConfig::GUARD, 7);
+    let cont = nodes_to_depth(SearchConfig::GUARD_CONT, 7);
+    assert_ne!(cont, guard);
+}
