@@ -220,6 +220,8 @@ impl Searcher {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(mv);
         }
+        // Below 512: the gravity keeps every counter within ±16,384 (the continuation
+        // history stores them as i16).
         let bonus = (depth * depth).min(400);
         let idx = history_index(us, role, mv.is_drop(), mv.to());
         let h = &mut self.history[idx];
