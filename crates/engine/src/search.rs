@@ -653,7 +653,8 @@ impl Searcher {
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility pruning.
-            if depth <= 3 && static_eval - 110 * depth >= beta {
+            let rfp_depth = if self.config.deep_prune { 6 } else { 3 };
+            if depth <= rfp_depth && static_eval - 110 * depth >= beta {
                 return static_eval;
             }
             // Null move: passing still holds beta.
@@ -662,7 +663,10 @@ impl Searcher {
                     let null_key = zobrist::update(pos, &null, key);
                     self.keys[ply + 1] = null_key;
                     self.came_by[ply + 1] = ordering::NO_MOVE;
-                    let r = 3 + depth / 5;
+                    let mut r = 3 + depth / 5;
+                    if self.config.deep_prune {
+                        r += ((static_eval - beta) / 200).min(3);
+                    }
                     let s = -self.negamax(
                         &null,
                         null_key,

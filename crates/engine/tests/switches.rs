@@ -45,3 +45,18 @@ fn the_continuation_history_changes_the_search() {
     let cont = nodes_to_depth(SearchConfig::GUARD_CONT, 7);
     assert_ne!(cont, guard);
 }
+
+#[test]
+fn deeper_pruning_searches_fewer_nodes_to_the_same_depth() {
+    let prune = SearchConfig::named("guardprune").unwrap();
+    assert_eq!(
+        SearchConfig {
+            deep_prune: false,
+            ..prune
+        },
+        SearchConfig::GUARD
+    );
+    let guard = nodes_to_depth(SearchConfig::GUARD, 7);
+    let deep = nodes_to_depth(prune, 7);
+    assert!(deep < guard, "{deep} nodes with it, {guard} without");
+}

@@ -76,6 +76,10 @@ pub struct SearchConfig {
     /// transposition table is searched one ply shallower (its ordering is poor, and the next
     /// iteration finds it with a move to try first).
     pub iir: bool,
+    /// Deeper pruning of nodes that stand well: reverse futility pruning up to depth 6 (not 3),
+    /// and a null move reduced more the further the static evaluation stands above beta (up to
+    /// three plies more, one for each 200 centipawns), as Stockfish does.
+    pub deep_prune: bool,
 }
 
 impl SearchConfig {
@@ -92,6 +96,7 @@ impl SearchConfig {
         order_checks: false,
         cont_history: false,
         iir: false,
+        deep_prune: false,
     };
     /// Drop-aware pruning without the stronger reductions.
     pub const DROPS: SearchConfig = SearchConfig {
@@ -106,6 +111,7 @@ impl SearchConfig {
         order_checks: false,
         cont_history: false,
         iir: false,
+        deep_prune: false,
     };
     /// Drop-aware pruning and the team's clocks driving time use.
     pub const CLOCK: SearchConfig = SearchConfig {
@@ -130,6 +136,7 @@ impl SearchConfig {
         order_checks: false,
         cont_history: false,
         iir: false,
+        deep_prune: false,
     };
     /// Drop-aware pruning and board play against drop attacks: quiescence along chains of
     /// checks, king moves and moves next to our king kept near the leaves, quiet checks first.
@@ -154,6 +161,11 @@ impl SearchConfig {
         iir: true,
         ..SearchConfig::GUARD
     };
+    /// `guard` with deeper pruning of nodes that stand well.
+    pub const GUARD_PRUNE: SearchConfig = SearchConfig {
+        deep_prune: true,
+        ..SearchConfig::GUARD
+    };
     /// `race` with the board play of `guard`.
     pub const RACE_GUARD: SearchConfig = SearchConfig {
         check_chains: true,
@@ -167,7 +179,8 @@ impl SearchConfig {
     pub const DEFAULT: SearchConfig = SearchConfig::GUARD;
 
     /// The configuration of a name, as the arena's `bot?search=NAME` reads it: `base`,
-    /// `drops`, `clock`, `race`, `strong`, `guard`, `guardlean`, `guardcont`, `guardiir`, `raceguard`,
+    /// `drops`, `clock`, `race`, `strong`, `guard`, `guardlean`, `guardcont`, `guardiir`, `guardprune`,
+    /// `raceguard`,
     /// `default`.
     pub fn named(name: &str) -> Option<SearchConfig> {
         match name {
@@ -180,6 +193,7 @@ impl SearchConfig {
             "guardlean" => Some(SearchConfig::GUARD_LEAN),
             "guardcont" => Some(SearchConfig::GUARD_CONT),
             "guardiir" => Some(SearchConfig::GUARD_IIR),
+            "guardprune" => Some(SearchConfig::GUARD_PRUNE),
             "raceguard" => Some(SearchConfig::RACE_GUARD),
             "default" => Some(SearchConfig::DEFAULT),
             _ => None,
