@@ -503,7 +503,9 @@ impl Searcher {
             self.keys[1] = child_key;
             self.came_by[1] = came_by(pos, mv);
             let gives_check = child.is_check();
-            let ext = i32::from(gives_check);
+            let ext = i32::from(
+                gives_check && !(self.config.safe_check_ext && lost_there(&child, mv.to())),
+            );
             let score = if options.exact_root {
                 bias - self.negamax(&child, child_key, depth - 1 + ext, 1, -INF, INF, true)
             } else if i == 0 {
@@ -767,7 +769,11 @@ impl Searcher {
             let child_key = zobrist::update(pos, &child, key);
             self.keys[ply + 1] = child_key;
             self.came_by[ply + 1] = ordering::history_index(us, role, mv.is_drop(), mv.to()) as u16;
-            let ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let ext = i32::from(
+                gives_check
+                    && ply < 2 * self.root_depth as usize
+                    && !(self.config.safe_check_ext && lost_there(&child, mv.to())),
+            );
             let new_depth = depth - 1 + ext;
 
             let mut score;

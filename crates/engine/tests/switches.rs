@@ -60,3 +60,18 @@ fn deeper_pruning_searches_fewer_nodes_to_the_same_depth() {
     let deep = nodes_to_depth(prune, 7);
     assert!(deep < guard, "{deep} nodes with it, {guard} without");
 }
+
+#[test]
+fn extending_only_safe_checks_searches_fewer_nodes_to_the_same_depth() {
+    let safe = SearchConfig::named("guardsafe").unwrap();
+    assert_eq!(
+        SearchConfig {
+            safe_check_ext: false,
+            ..safe
+        },
+        SearchConfig::GUARD
+    );
+    let guard = nodes_to_depth(SearchConfig::GUARD, 7);
+    let fewer = nodes_to_depth(safe, 7);
+    assert!(fewer < guard, "{fewer} nodes with it, {guard} without");
+}

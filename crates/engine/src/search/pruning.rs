@@ -80,6 +80,11 @@ pub struct SearchConfig {
     /// and a null move reduced more the further the static evaluation stands above beta (up to
     /// three plies more, one for each 200 centipawns), as Stockfish does.
     pub deep_prune: bool,
+    /// Only checks that do not lose the checking piece are extended (not a piece dropped or
+    /// moved where it is simply lost, `lost_there`), as Fairy-Stockfish extends only checks
+    /// with a non-negative exchange. Most checks in bughouse are drops that give the piece
+    /// away; extending each of them deepens the lines that matter least.
+    pub safe_check_ext: bool,
 }
 
 impl SearchConfig {
@@ -97,6 +102,7 @@ impl SearchConfig {
         cont_history: false,
         iir: false,
         deep_prune: false,
+        safe_check_ext: false,
     };
     /// Drop-aware pruning without the stronger reductions.
     pub const DROPS: SearchConfig = SearchConfig {
@@ -112,6 +118,7 @@ impl SearchConfig {
         cont_history: false,
         iir: false,
         deep_prune: false,
+        safe_check_ext: false,
     };
     /// Drop-aware pruning and the team's clocks driving time use.
     pub const CLOCK: SearchConfig = SearchConfig {
@@ -137,6 +144,7 @@ impl SearchConfig {
         cont_history: false,
         iir: false,
         deep_prune: false,
+        safe_check_ext: false,
     };
     /// Drop-aware pruning and board play against drop attacks: quiescence along chains of
     /// checks, king moves and moves next to our king kept near the leaves, quiet checks first.
@@ -166,6 +174,11 @@ impl SearchConfig {
         deep_prune: true,
         ..SearchConfig::GUARD
     };
+    /// `guard` extending only checks that keep the checking piece.
+    pub const GUARD_SAFE: SearchConfig = SearchConfig {
+        safe_check_ext: true,
+        ..SearchConfig::GUARD
+    };
     /// `race` with the board play of `guard`.
     pub const RACE_GUARD: SearchConfig = SearchConfig {
         check_chains: true,
@@ -179,7 +192,7 @@ impl SearchConfig {
     pub const DEFAULT: SearchConfig = SearchConfig::GUARD;
 
     /// The configuration of a name, as the arena's `bot?search=NAME` reads it: `base`,
-    /// `drops`, `clock`, `race`, `strong`, `guard`, `guardlean`, `guardcont`, `guardiir`, `guardprune`,
+    /// `drops`, `clock`, `race`, `strong`, `guard`, `guardlean`, `guardcont`, `guardiir`, `guardprune`, `guardsafe`,
     /// `raceguard`,
     /// `default`.
     pub fn named(name: &str) -> Option<SearchConfig> {
@@ -194,6 +207,7 @@ impl SearchConfig {
             "guardcont" => Some(SearchConfig::GUARD_CONT),
             "guardiir" => Some(SearchConfig::GUARD_IIR),
             "guardprune" => Some(SearchConfig::GUARD_PRUNE),
+            "guardsafe" => Some(SearchConfig::GUARD_SAFE),
             "raceguard" => Some(SearchConfig::RACE_GUARD),
             "default" => Some(SearchConfig::DEFAULT),
             _ => None,
