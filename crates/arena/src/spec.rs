@@ -173,7 +173,7 @@ pub enum SpecError {
     },
     /// An option that is not `name=value`, or one this kind of player does not take.
     #[error(
-        "invalid option {0:?}: bots take eval=FILE and search=base|drops|clock|race|strong|guard|guardlean|guardcont|guardiir|guardprune|guardsafe|raceguard|default, UCI engines NAME=VALUE, XBoard engines none"
+        "invalid option {0:?}: bots take eval=FILE and search=base|drops|clock|race|strong|guard|guardlean|guardlong|guardcont|guardiir|guardprune|guardsafe|raceguard|default, UCI engines NAME=VALUE, XBoard engines none"
     )]
     Option(String),
     /// `eval=FILE` that cannot be read.

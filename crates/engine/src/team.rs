@@ -76,6 +76,8 @@ const SIT_FLOOR: Duration = Duration::from_secs(8);
 const SIT_MAX: Duration = Duration::from_secs(30);
 /// A bot that is mated whatever it does sits until it has this much time left.
 const DESPERATE_FLOOR: Duration = Duration::from_secs(2);
+/// With [`crate::SearchConfig::long_time`]: the share of the time left a move gets (1/20).
+const LONG_SHARE: f64 = 20.0;
 /// With [`crate::SearchConfig::race`] or `lean_time`: the share of the time left a move gets
 /// (1/50)...
 const RACE_SHARE: f64 = 50.0;
@@ -189,7 +191,8 @@ impl TeamBot {
     /// [`crate::SearchConfig::team_clock`]: catching up harder, with the faster of both
     /// opponents, and the partner's clock read relative to the base time. With
     /// [`crate::SearchConfig::race`] or [`crate::SearchConfig::lean_time`]: a fiftieth of the
-    /// time left, and less in the opening.
+    /// time left, and less in the opening; with [`crate::SearchConfig::long_time`], a
+    /// twentieth.
     pub fn budget(&self, m: &Match, seat: Seat, now: Duration) -> Duration {
         let team_clock = self.searcher.config().team_clock;
         let race = self.searcher.config().race;
@@ -215,7 +218,13 @@ impl TeamBot {
                 Duration::from_secs(20),
             )
         };
-        let share = if lean { RACE_SHARE } else { 30.0 };
+        let share = if lean {
+            RACE_SHARE
+        } else if self.searcher.config().long_time {
+            LONG_SHARE
+        } else {
+            30.0
+        };
         let mut t = ours.as_secs_f64() / share + inc.as_secs_f64() * 0.75;
         if lean && m.position(seat.board).fullmoves() <= RACE_OPENING_MOVES {
             t *= RACE_OPENING;

@@ -148,3 +148,21 @@ fn guardlean_has_the_time_use_of_race_and_nothing_else() {
         "{lean:?} vs {guard:?}"
     );
 }
+
+#[test]
+fn guardlong_thinks_a_twentieth() {
+    let long = SearchConfig::named("guardlong").unwrap();
+    assert_eq!(
+        SearchConfig {
+            long_time: false,
+            ..long
+        },
+        SearchConfig::GUARD
+    );
+    // Level clocks, move 1: a twentieth instead of a thirtieth.
+    let m = clocks(40, 40, 40, 40);
+    let guard = bot(SearchConfig::GUARD).budget(&m, US, Duration::ZERO);
+    let long = bot(long).budget(&m, US, Duration::ZERO);
+    let ratio = long.as_secs_f64() / guard.as_secs_f64();
+    assert!((ratio - 1.5).abs() < 0.01, "{long:?} vs {guard:?}");
+}
