@@ -173,7 +173,8 @@ pub enum SpecError {
     },
     /// An option that is not `name=value`, or one this kind of player does not take.
     #[error(
-        "invalid option {0:?}: bots take eval=FILE and search=base|drops|clock|race|strong|guard|guardlean|guardlong|guardcont|guardiir|guardprune|guardsafe|raceguard|default, UCI engines NAME=VALUE, XBoard engines none"
+        "invalid option {0:?}: bots take eval=FILE and search={names}, UCI engines NAME=VALUE, XBoard engines none",
+        names = search_names()
     )]
     Option(String),
     /// `eval=FILE` that cannot be read.
@@ -228,6 +229,11 @@ pub fn fairy_stockfish_path() -> PathBuf {
     }
 }
 
+/// The search configurations' names, `base|drops|...`, for the error of a bad option.
+fn search_names() -> String {
+    SearchConfig::NAMED.map(|(name, _)| name).join("|")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,7 +249,10 @@ mod tests {
         assert!(
             matches!(base, Spec::Bot(_, BotOptions { search: Some(ref s), .. }) if s == "base")
         );
-        assert!("bot?search=fast".parse::<Spec>().is_err());
+        let fast = "bot?search=fast".parse::<Spec>().unwrap_err().to_string();
+        // The error names every configuration there is.
+        assert!(fast.contains("search=base|drops|"), "{fast}");
+        assert!(fast.contains("|guardsafe|raceguard|default,"), "{fast}");
         assert!("bot?eval=/nonexistent/weights.txt"
             .parse::<Spec>()
             .is_err_and(|e| e.to_string().starts_with("eval=/nonexistent/weights.txt: ")));

@@ -17,19 +17,23 @@ fn nodes_to_depth(config: SearchConfig, depth: u32) -> u64 {
 }
 
 #[test]
-fn the_switches_are_named_and_change_only_themselves() {
-    let cont = SearchConfig::named("guardcont").unwrap();
-    let iir = SearchConfig::named("guardiir").unwrap();
-    assert!(cont.cont_history && !cont.iir);
-    assert!(iir.iir && !iir.cont_history);
-    assert_eq!(
-        SearchConfig {
-            cont_history: false,
-            ..cont
-        },
-        SearchConfig::GUARD
-    );
-    assert_eq!(SearchConfig { iir: false, ..iir }, SearchConfig::GUARD);
+fn each_switch_is_named_and_is_guard_with_that_switch_alone() {
+    type Off = fn(&mut SearchConfig);
+    let switches: [(&str, Off); 6] = [
+        ("guardlean", |c| c.lean_time = false),
+        ("guardlong", |c| c.long_time = false),
+        ("guardcont", |c| c.cont_history = false),
+        ("guardiir", |c| c.iir = false),
+        ("guardprune", |c| c.deep_prune = false),
+        ("guardsafe", |c| c.safe_check_ext = false),
+    ];
+    for (name, off) in switches {
+        let config = SearchConfig::named(name).unwrap();
+        assert_ne!(config, SearchConfig::GUARD, "{name}");
+        let mut without = config;
+        off(&mut without);
+        assert_eq!(without, SearchConfig::GUARD, "{name}");
+    }
 }
 
 #[test]
@@ -48,30 +52,14 @@ fn the_continuation_history_changes_the_search() {
 
 #[test]
 fn deeper_pruning_searches_fewer_nodes_to_the_same_depth() {
-    let prune = SearchConfig::named("guardprune").unwrap();
-    assert_eq!(
-        SearchConfig {
-            deep_prune: false,
-            ..prune
-        },
-        SearchConfig::GUARD
-    );
     let guard = nodes_to_depth(SearchConfig::GUARD, 7);
-    let deep = nodes_to_depth(prune, 7);
+    let deep = nodes_to_depth(SearchConfig::GUARD_PRUNE, 7);
     assert!(deep < guard, "{deep} nodes with it, {guard} without");
 }
 
 #[test]
 fn extending_only_safe_checks_searches_fewer_nodes_to_the_same_depth() {
-    let safe = SearchConfig::named("guardsafe").unwrap();
-    assert_eq!(
-        SearchConfig {
-            safe_check_ext: false,
-            ..safe
-        },
-        SearchConfig::GUARD
-    );
     let guard = nodes_to_depth(SearchConfig::GUARD, 7);
-    let fewer = nodes_to_depth(safe, 7);
+    let fewer = nodes_to_depth(SearchConfig::GUARD_SAFE, 7);
     assert!(fewer < guard, "{fewer} nodes with it, {guard} without");
 }

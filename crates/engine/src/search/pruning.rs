@@ -113,18 +113,7 @@ impl SearchConfig {
     pub const DROPS: SearchConfig = SearchConfig {
         drop_pruning: true,
         lost_quiet_pruning: true,
-        strong_reductions: false,
-        team_clock: false,
-        race: false,
-        lean_time: false,
-        long_time: false,
-        check_chains: false,
-        guard_king: false,
-        order_checks: false,
-        cont_history: false,
-        iir: false,
-        deep_prune: false,
-        safe_check_ext: false,
+        ..SearchConfig::BASE
     };
     /// Drop-aware pruning and the team's clocks driving time use.
     pub const CLOCK: SearchConfig = SearchConfig {
@@ -138,20 +127,8 @@ impl SearchConfig {
     };
     /// Drop-aware pruning and stronger reductions.
     pub const STRONG: SearchConfig = SearchConfig {
-        drop_pruning: true,
-        lost_quiet_pruning: true,
         strong_reductions: true,
-        team_clock: false,
-        race: false,
-        lean_time: false,
-        long_time: false,
-        check_chains: false,
-        guard_king: false,
-        order_checks: false,
-        cont_history: false,
-        iir: false,
-        deep_prune: false,
-        safe_check_ext: false,
+        ..SearchConfig::DROPS
     };
     /// Drop-aware pruning and board play against drop attacks: quiescence along chains of
     /// checks, king moves and moves next to our king kept near the leaves, quiet checks first.
@@ -203,28 +180,30 @@ impl SearchConfig {
     /// "The `guard` A/B").
     pub const DEFAULT: SearchConfig = SearchConfig::GUARD;
 
-    /// The configuration of a name, as the arena's `bot?search=NAME` reads it: `base`,
-    /// `drops`, `clock`, `race`, `strong`, `guard`, `guardlean`, `guardlong`, `guardcont`, `guardiir`, `guardprune`, `guardsafe`,
-    /// `raceguard`,
-    /// `default`.
+    /// Every configuration with a name, as the arena's `bot?search=NAME` reads it.
+    pub const NAMED: [(&'static str, SearchConfig); 14] = [
+        ("base", SearchConfig::BASE),
+        ("drops", SearchConfig::DROPS),
+        ("clock", SearchConfig::CLOCK),
+        ("race", SearchConfig::RACE),
+        ("strong", SearchConfig::STRONG),
+        ("guard", SearchConfig::GUARD),
+        ("guardlean", SearchConfig::GUARD_LEAN),
+        ("guardlong", SearchConfig::GUARD_LONG),
+        ("guardcont", SearchConfig::GUARD_CONT),
+        ("guardiir", SearchConfig::GUARD_IIR),
+        ("guardprune", SearchConfig::GUARD_PRUNE),
+        ("guardsafe", SearchConfig::GUARD_SAFE),
+        ("raceguard", SearchConfig::RACE_GUARD),
+        ("default", SearchConfig::DEFAULT),
+    ];
+
+    /// The configuration of a name in [`SearchConfig::NAMED`].
     pub fn named(name: &str) -> Option<SearchConfig> {
-        match name {
-            "base" => Some(SearchConfig::BASE),
-            "drops" => Some(SearchConfig::DROPS),
-            "clock" => Some(SearchConfig::CLOCK),
-            "race" => Some(SearchConfig::RACE),
-            "strong" => Some(SearchConfig::STRONG),
-            "guard" => Some(SearchConfig::GUARD),
-            "guardlean" => Some(SearchConfig::GUARD_LEAN),
-            "guardlong" => Some(SearchConfig::GUARD_LONG),
-            "guardcont" => Some(SearchConfig::GUARD_CONT),
-            "guardiir" => Some(SearchConfig::GUARD_IIR),
-            "guardprune" => Some(SearchConfig::GUARD_PRUNE),
-            "guardsafe" => Some(SearchConfig::GUARD_SAFE),
-            "raceguard" => Some(SearchConfig::RACE_GUARD),
-            "default" => Some(SearchConfig::DEFAULT),
-            _ => None,
-        }
+        SearchConfig::NAMED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, config)| config)
     }
 }
 
