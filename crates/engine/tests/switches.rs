@@ -63,3 +63,24 @@ fn extending_only_safe_checks_searches_fewer_nodes_to_the_same_depth() {
     let fewer = nodes_to_depth(SearchConfig::GUARD_SAFE, 7);
     assert!(fewer < guard, "{fewer} nodes with it, {guard} without");
 }
+
+#[test]
+fn the_combinations_are_guard_with_their_switches() {
+    let si = SearchConfig::named("guardsi").unwrap();
+    assert_eq!(
+        si,
+        SearchConfig {
+            safe_check_ext: true,
+            iir: true,
+            ..SearchConfig::GUARD
+        }
+    );
+    let sil = SearchConfig::named("guardsil").unwrap();
+    assert_eq!(
+        sil,
+        SearchConfig {
+            long_time: true,
+            ..si
+        }
+    );
+}

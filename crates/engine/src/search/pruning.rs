@@ -168,6 +168,19 @@ impl SearchConfig {
         safe_check_ext: true,
         ..SearchConfig::GUARD
     };
+    /// `guard` with both of the switches that scored above it in self-play at 10s+0:
+    /// only safe checks extended (`guardsafe`) and internal iterative reduction (`guardiir`).
+    pub const GUARD_SAFE_IIR: SearchConfig = SearchConfig {
+        safe_check_ext: true,
+        iir: true,
+        ..SearchConfig::GUARD
+    };
+    /// `guardsi` thinking longer (`long_time`): at 10s+0 the bot kept more of its clock than
+    /// Fairy-Stockfish and lost by mate, at 1+0 thinking less (`guardlean`) scored worse.
+    pub const GUARD_SI_LONG: SearchConfig = SearchConfig {
+        long_time: true,
+        ..SearchConfig::GUARD_SAFE_IIR
+    };
     /// `race` with the board play of `guard`.
     pub const RACE_GUARD: SearchConfig = SearchConfig {
         check_chains: true,
@@ -181,7 +194,7 @@ impl SearchConfig {
     pub const DEFAULT: SearchConfig = SearchConfig::GUARD;
 
     /// Every configuration with a name, as the arena's `bot?search=NAME` reads it.
-    pub const NAMED: [(&'static str, SearchConfig); 14] = [
+    pub const NAMED: [(&'static str, SearchConfig); 16] = [
         ("base", SearchConfig::BASE),
         ("drops", SearchConfig::DROPS),
         ("clock", SearchConfig::CLOCK),
@@ -194,6 +207,8 @@ impl SearchConfig {
         ("guardiir", SearchConfig::GUARD_IIR),
         ("guardprune", SearchConfig::GUARD_PRUNE),
         ("guardsafe", SearchConfig::GUARD_SAFE),
+        ("guardsi", SearchConfig::GUARD_SAFE_IIR),
+        ("guardsil", SearchConfig::GUARD_SI_LONG),
         ("raceguard", SearchConfig::RACE_GUARD),
         ("default", SearchConfig::DEFAULT),
     ];
