@@ -208,7 +208,7 @@ impl TeamBot {
         // Ahead on our clock, the partner short of time or behind on his: fixed amounts, or
         // with the team's clocks a sixth, a quarter and a third of the base time (the same at
         // one minute; at ten seconds a partner is no longer always "short of time").
-        let (ahead, short, behind) = if team_clock {
+        let (ahead, short, behind) = if team_clock || self.searcher.config().relative_clock {
             let base = m.time_control().base;
             (base / 6, base / 4, base / 3)
         } else {

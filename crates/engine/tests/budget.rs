@@ -148,3 +148,28 @@ fn guardlong_thinks_a_twentieth() {
     let ratio = first_move_ratio_to_guard(SearchConfig::GUARD_LONG);
     assert!((ratio - 30.0 / 20.0).abs() < 0.01, "{ratio}");
 }
+
+/// A match just started at `base` seconds a player, no increment, every clock full.
+fn fresh(base: u64) -> Match {
+    let tc = TimeControl {
+        base: Duration::from_secs(base),
+        increment: Duration::ZERO,
+    };
+    let mut m = Match::new(Rules::fide(), tc);
+    m.start(Duration::ZERO).unwrap();
+    m
+}
+
+#[test]
+fn relative_clock_thresholds_change_nothing_at_a_minute_and_free_time_at_ten_seconds() {
+    let rel = SearchConfig::named("guardsir").unwrap();
+    assert!(rel.relative_clock && !rel.team_clock);
+    let si = SearchConfig::named("guardsi").unwrap();
+    let at = |config, base| bot(config).budget(&fresh(base), US, Duration::ZERO);
+    // At 1+0 the thresholds are the fixed 10, 15 and 20 s.
+    assert_eq!(at(rel, 60), at(si, 60));
+    // At 10s+0 a partner with 10 s is short of time under the fixed 15 s (0.6 of the
+    // budget), not under a quarter of the base.
+    let ratio = at(rel, 10).as_secs_f64() / at(si, 10).as_secs_f64();
+    assert!((ratio - 1.0 / 0.6).abs() < 0.01, "{ratio}");
+}

@@ -83,4 +83,12 @@ fn the_combinations_are_guard_with_their_switches() {
             ..si
         }
     );
+    let sir = SearchConfig::named("guardsir").unwrap();
+    assert_eq!(
+        sir,
+        SearchConfig {
+            relative_clock: true,
+            ..si
+        }
+    );
 }
