@@ -253,7 +253,7 @@ mod tests {
         // The error names every configuration there is.
         assert!(fast.contains("search=base|drops|"), "{fast}");
         assert!(
-            fast.contains("|guardsafe|guardsi|guardsil|guardsir|raceguard|default,"),
+            fast.contains("|guardsafe|guardsi|guardsil|guardsir|guardsirl|raceguard|default,"),
             "{fast}"
         );
         assert!("bot?eval=/nonexistent/weights.txt"

@@ -91,4 +91,12 @@ fn the_combinations_are_guard_with_their_switches() {
             ..si
         }
     );
+    let sirl = SearchConfig::named("guardsirl").unwrap();
+    assert_eq!(
+        sirl,
+        SearchConfig {
+            long_time: true,
+            ..sir
+        }
+    );
 }

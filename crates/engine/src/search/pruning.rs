@@ -194,6 +194,12 @@ impl SearchConfig {
         relative_clock: true,
         ..SearchConfig::GUARD_SAFE_IIR
     };
+    /// `guardsir` thinking longer (`long_time`): with the thresholds relative to the base, the
+    /// bot still thought 0.18 s a move at 10s+0 against Fairy-Stockfish's 0.23 s.
+    pub const GUARD_SI_REL_LONG: SearchConfig = SearchConfig {
+        long_time: true,
+        ..SearchConfig::GUARD_SI_REL
+    };
     /// `race` with the board play of `guard`.
     pub const RACE_GUARD: SearchConfig = SearchConfig {
         check_chains: true,
@@ -207,7 +213,7 @@ impl SearchConfig {
     pub const DEFAULT: SearchConfig = SearchConfig::GUARD;
 
     /// Every configuration with a name, as the arena's `bot?search=NAME` reads it.
-    pub const NAMED: [(&'static str, SearchConfig); 17] = [
+    pub const NAMED: [(&'static str, SearchConfig); 18] = [
         ("base", SearchConfig::BASE),
         ("drops", SearchConfig::DROPS),
         ("clock", SearchConfig::CLOCK),
@@ -223,6 +229,7 @@ impl SearchConfig {
         ("guardsi", SearchConfig::GUARD_SAFE_IIR),
         ("guardsil", SearchConfig::GUARD_SI_LONG),
         ("guardsir", SearchConfig::GUARD_SI_REL),
+        ("guardsirl", SearchConfig::GUARD_SI_REL_LONG),
         ("raceguard", SearchConfig::RACE_GUARD),
         ("default", SearchConfig::DEFAULT),
     ];
