@@ -194,9 +194,9 @@ impl TeamBot {
     /// time left, and less in the opening; with [`crate::SearchConfig::long_time`], a
     /// twentieth.
     pub fn budget(&self, m: &Match, seat: Seat, now: Duration) -> Duration {
-        let team_clock = self.searcher.config().team_clock;
-        let race = self.searcher.config().race;
-        let lean = race || self.searcher.config().lean_time;
+        let config = self.searcher.config();
+        let team_clock = config.team_clock;
+        let lean = config.race || config.lean_time;
         let ours = m.remaining(seat, now);
         let partner = seat.partner();
         let mut theirs = m.remaining(seat.opponent(), now);
@@ -206,9 +206,10 @@ impl TeamBot {
         }
         let inc = m.time_control().increment;
         // Ahead on our clock, the partner short of time or behind on his: fixed amounts, or
-        // with the team's clocks a sixth, a quarter and a third of the base time (the same at
-        // one minute; at ten seconds a partner is no longer always "short of time").
-        let (ahead, short, behind) = if team_clock || self.searcher.config().relative_clock {
+        // (`relative_clock`, part of the team's clocks) a sixth, a quarter and a third of the
+        // base time (the same at one minute; at ten seconds a partner is no longer always
+        // "short of time").
+        let (ahead, short, behind) = if config.relative_clock {
             let base = m.time_control().base;
             (base / 6, base / 4, base / 3)
         } else {
@@ -220,7 +221,7 @@ impl TeamBot {
         };
         let share = if lean {
             RACE_SHARE
-        } else if self.searcher.config().long_time {
+        } else if config.long_time {
             LONG_SHARE
         } else {
             30.0

@@ -28,11 +28,10 @@ pub struct SearchConfig {
     /// Time use read from the team's clocks (`TeamBot::budget`), not only this board's: when
     /// behind the faster of *both* opponents on the clock (the one across can sit against us,
     /// and whoever has less time loses a race of sitting), catch up harder (the thinking time
-    /// shrinks with the fourth power of the clocks' ratio instead of the square); the partner
-    /// counts as short of time below a quarter of the base time (not 15 s: at 10s+0 he always
-    /// was, and the bot thought 40% less than it meant to all match long); and a bot
+    /// shrinks with the fourth power of the clocks' ratio instead of the square); and a bot
     /// mated whatever it does sits until one second left instead of two (Fairy-Stockfish's
-    /// floor), which leaves its partner a second more to win the other board.
+    /// floor), which leaves its partner a second more to win the other board. `CLOCK` also
+    /// reads the thresholds relative to the base time (`relative_clock`).
     pub team_clock: bool,
     /// Time use and sitting for the races of sitting that Fairy-Stockfish's team wins through
     /// XBoard (on top of `team_clock`): a fiftieth of the time left per move instead of a
@@ -89,7 +88,8 @@ pub struct SearchConfig {
     /// with a non-negative exchange. Most checks in bughouse are drops that give the piece
     /// away; extending each of them deepens the lines that matter least.
     pub safe_check_ext: bool,
-    /// Only the clock thresholds of `team_clock`, read relative to the base time: ahead on the
+    /// The clock thresholds read relative to the base time (part of `CLOCK`, alone in
+    /// `guardsir`): ahead on the
     /// clock by a sixth of it, the partner short of time below a quarter, behind his opponent
     /// by a third. At one minute these are the fixed 10, 15 and 20 s of the default; at
     /// 10s+0 the fixed 15 s made the partner always "short of time", and the bot thought 0.6
@@ -123,9 +123,11 @@ impl SearchConfig {
         lost_quiet_pruning: true,
         ..SearchConfig::BASE
     };
-    /// Drop-aware pruning and the team's clocks driving time use.
+    /// Drop-aware pruning and the team's clocks driving time use (their thresholds relative
+    /// to the base time with them).
     pub const CLOCK: SearchConfig = SearchConfig {
         team_clock: true,
+        relative_clock: true,
         ..SearchConfig::DROPS
     };
     /// The team's clocks, and time use and sitting for races of sitting.
