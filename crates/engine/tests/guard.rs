@@ -75,6 +75,12 @@ fn the_quiescence_search_scores_the_chain_as_a_mate() {
     let pos = play(&position(BACK_RANK), "a2a7");
     let with = searcher(SearchConfig::GUARD).quiesce(&pos);
     assert_eq!(mate_in(with), Some(2), "{with}");
+    // Few quiet evasions and only safe checks keep it: the king has one evasion, and the rook
+    // dropped on e1 is not lost there.
+    for config in [SearchConfig::GUARD_SI_QS, SearchConfig::GUARD_SI_QS_SAFE] {
+        let lean = searcher(config).quiesce(&pos);
+        assert_eq!(mate_in(lean), Some(2), "{config:?}: {lean}");
+    }
     let without = searcher(SearchConfig::DROPS).quiesce(&pos);
     assert!(mate_in(without).is_none(), "{without}");
 }
@@ -102,8 +108,10 @@ fn the_guarded_search_still_finds_the_drop_mates() {
         ("6rk/6pp/8/8/8/8/8/K7[N] w - - 0 1", "N@f7"),
         ("6k1/5p1p/6p1/8/8/2B5/8/K7[Q] w - - 0 1", "Q@g7"),
     ] {
-        let (mv, score) = best(SearchConfig::GUARD, &position(fen), 3);
-        assert_eq!(mv.to_string(), answer, "{fen}");
-        assert_eq!(mate_in(score), Some(1), "{fen}");
+        for config in [SearchConfig::GUARD, SearchConfig::GUARD_SI_QS_SAFE] {
+            let (mv, score) = best(config, &position(fen), 3);
+            assert_eq!(mv.to_string(), answer, "{fen}");
+            assert_eq!(mate_in(score), Some(1), "{fen}");
+        }
     }
 }

@@ -6,8 +6,15 @@ use bughouse_engine::{Limits, SearchConfig, Searcher};
 /// The position of the depth comparison: Black to move, a knight and a pawn in hand.
 const MIDDLE: &str = "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[Np] b KQkq - 0 1";
 
+/// Drops on both sides and a white attack on the king: `nps`'s fourth position.
+const DROPS_BOTH: &str = "r1b2rk1/pp1nqppp/2p1p3/3pP3/3P4/2PB1N2/PP3PPP/R2Q1RK1[BNPbp] w - - 0 12";
+
 fn nodes_to_depth(config: SearchConfig, depth: u32) -> u64 {
-    let pos = Position::from_fen(MIDDLE, Rules::fide()).unwrap();
+    nodes_to_depth_in(MIDDLE, config, depth)
+}
+
+fn nodes_to_depth_in(fen: &str, config: SearchConfig, depth: u32) -> u64 {
+    let pos = Position::from_fen(fen, Rules::fide()).unwrap();
     let mut s = Searcher::new(4);
     s.set_config(config);
     let r = s.search(&pos, Limits::depth(depth), &mut |_| {});
@@ -19,13 +26,14 @@ fn nodes_to_depth(config: SearchConfig, depth: u32) -> u64 {
 #[test]
 fn each_switch_is_named_and_is_guard_with_that_switch_alone() {
     type Off = fn(&mut SearchConfig);
-    let switches: [(&str, Off); 6] = [
+    let switches: [(&str, Off); 7] = [
         ("guardlean", |c| c.lean_time = false),
         ("guardlong", |c| c.long_time = false),
         ("guardcont", |c| c.cont_history = false),
         ("guardiir", |c| c.iir = false),
         ("guardprune", |c| c.deep_prune = false),
         ("guardsafe", |c| c.safe_check_ext = false),
+        ("guardq", |c| c.qs_evasions = false),
     ];
     for (name, off) in switches {
         let config = SearchConfig::named(name).unwrap();
@@ -99,4 +107,41 @@ fn the_combinations_are_guard_with_their_switches() {
             ..sir
         }
     );
+}
+
+#[test]
+fn the_quiescence_switches_are_guardsi_with_them() {
+    let si = SearchConfig::named("guardsi").unwrap();
+    let siq = SearchConfig::named("guardsiq").unwrap();
+    assert_eq!(
+        siq,
+        SearchConfig {
+            qs_evasions: true,
+            ..si
+        }
+    );
+    assert_eq!(
+        SearchConfig::named("guardsiqs").unwrap(),
+        SearchConfig {
+            qs_safe_checks: true,
+            ..siq
+        }
+    );
+}
+
+#[test]
+fn few_quiet_evasions_and_safe_checks_search_fewer_nodes_to_the_same_depth() {
+    for fen in [MIDDLE, DROPS_BOTH] {
+        let si = nodes_to_depth_in(fen, SearchConfig::GUARD_SAFE_IIR, 7);
+        let siq = nodes_to_depth_in(fen, SearchConfig::GUARD_SI_QS, 7);
+        let siqs = nodes_to_depth_in(fen, SearchConfig::GUARD_SI_QS_SAFE, 7);
+        assert!(
+            siq < si,
+            "{fen}: {siq} nodes with few evasions, {si} without"
+        );
+        assert!(
+            siqs < si,
+            "{fen}: {siqs} with safe checks too, {si} without either"
+        );
+    }
 }

@@ -9,6 +9,7 @@ use bughouse_core::{Move, Position, Role};
 
 use super::pruning::{distance, lost_there};
 use super::{terminal, Searcher, INF, MATE_BOUND, MAX_PLY, QS_CHAIN_PLIES, QS_CHECK_PLIES, QS_MAX};
+use crate::eval::see;
 use crate::eval::value;
 use crate::zobrist;
 
@@ -58,8 +59,24 @@ impl Searcher {
             self.buffers[ply] = list;
             return terminal(pos, ply);
         }
+        let mut quiet_evasions = 0u32;
         for i in 0..list.len() {
             let mv = Self::pick(&mut list, i);
+            if in_check && self.config.qs_evasions && best > -MATE_BOUND {
+                // The king is out of mate: few more quiet evasions, no losing capture.
+                match pos.captured_role(mv) {
+                    None if mv.promotion_role().is_none() => {
+                        if quiet_evasions >= QS_QUIET_EVASIONS {
+                            continue;
+                        }
+                    }
+                    Some(_) if !mv.is_en_passant() && losing_capture(pos, mv) => continue,
+                    _ => {}
+                }
+            }
+            if in_check && pos.captured_role(mv).is_none() && mv.promotion_role().is_none() {
+                quiet_evasions += 1;
+            }
             if !in_check {
                 if let Some(victim) = pos.captured_role(mv) {
                     // Delta pruning.
@@ -77,6 +94,15 @@ impl Searcher {
                 && pos.captured_role(mv).is_none()
                 && mv.promotion_role().is_none()
                 && (!mate_shaped(pos, &child, mv) || lost_there(&child, mv.to()))
+            {
+                continue;
+            }
+            if self.config.qs_safe_checks
+                && !in_check
+                && !chain_checks
+                && pos.captured_role(mv).is_none()
+                && mv.promotion_role().is_none()
+                && lost_there(&child, mv.to())
             {
                 continue;
             }
@@ -110,6 +136,16 @@ impl Searcher {
         }
         best
     }
+}
+
+/// Quiet evasions searched in check once the king is out of mate (`SearchConfig::qs_evasions`).
+const QS_QUIET_EVASIONS: u32 = 2;
+
+/// Whether the capture `mv` loses material by the static exchange (a pawn's capture never).
+fn losing_capture(pos: &Position, mv: Move) -> bool {
+    let attacker = pos.moving_role(mv).unwrap_or(Role::Pawn);
+    let from = mv.from().unwrap_or(mv.to());
+    attacker != Role::Pawn && see(pos, from, mv.to()) < 0
 }
 
 /// Whether the check `mv` (quiet) could mate under bughouse rules, where a check a drop could
