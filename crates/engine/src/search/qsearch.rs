@@ -64,14 +64,12 @@ impl Searcher {
             let mv = Self::pick(&mut list, i);
             if in_check && self.config.qs_evasions && best > -MATE_BOUND {
                 // The king is out of mate: few more quiet evasions, no losing capture.
-                match pos.captured_role(mv) {
-                    None if mv.promotion_role().is_none() => {
-                        if quiet_evasions >= QS_QUIET_EVASIONS {
-                            continue;
-                        }
-                    }
-                    Some(_) if !mv.is_en_passant() && losing_capture(pos, mv) => continue,
-                    _ => {}
+                let pruned = match pos.captured_role(mv) {
+                    None => mv.promotion_role().is_none() && quiet_evasions >= QS_QUIET_EVASIONS,
+                    Some(_) => !mv.is_en_passant() && losing_capture(pos, mv),
+                };
+                if pruned {
+                    continue;
                 }
             }
             if in_check && pos.captured_role(mv).is_none() && mv.promotion_role().is_none() {
