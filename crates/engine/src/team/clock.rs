@@ -1,0 +1,150 @@
+//! The team bot's clock: how long to think (`TeamBot::budget`, from both boards' clocks) and
+//! when sitting is safe on the clock (`may_sit`, `desperate_floor`).
+
+use std::time::Duration;
+
+use bughouse_core::{Match, Position, Seat};
+
+use super::TeamBot;
+
+/// Sit only with at least this much more time than the opponent.
+const SIT_LEAD: Duration = Duration::from_secs(3);
+/// Sit only with at least this much time left.
+const SIT_FLOOR: Duration = Duration::from_secs(8);
+/// Never sit longer than this in one go.
+const SIT_MAX: Duration = Duration::from_secs(30);
+/// A bot that is mated whatever it does sits until it has this much time left.
+const DESPERATE_FLOOR: Duration = Duration::from_secs(2);
+/// With [`crate::SearchConfig::long_time`]: the share of the time left a move gets (1/20).
+const LONG_SHARE: f64 = 20.0;
+/// With [`crate::SearchConfig::race`] or `lean_time`: the share of the time left a move gets
+/// (1/50)...
+const RACE_SHARE: f64 = 50.0;
+/// ... times this in the first moves of the board ...
+const RACE_OPENING: f64 = 0.7;
+/// ... up to this full move.
+const RACE_OPENING_MOVES: u32 = 8;
+/// With [`crate::SearchConfig::race`], a bot mated whatever it does sits until this much time
+/// is left.
+const RACE_DESPERATE_FLOOR: Duration = Duration::from_millis(500);
+
+impl TeamBot {
+    /// How long to think now for this seat (from both boards' clocks); `now` is match time.
+    ///
+    /// About a thirtieth of the time left plus most of the increment; less when behind the
+    /// opponent on the clock (time is material in bughouse: the side with more time can sit),
+    /// or when the partner is short of time; never more than a sixth of the time left, and
+    /// always leaving a safety margin for the round trip of the move. With
+    /// [`crate::SearchConfig::team_clock`]: catching up harder, with the faster of both
+    /// opponents, and the partner's clock read relative to the base time. With
+    /// [`crate::SearchConfig::race`] or [`crate::SearchConfig::lean_time`]: a fiftieth of the
+    /// time left, and less in the opening; with [`crate::SearchConfig::long_time`], a
+    /// twentieth.
+    pub fn budget(&self, m: &Match, seat: Seat, now: Duration) -> Duration {
+        let config = self.searcher.config();
+        let team_clock = config.team_clock;
+        let lean = config.race || config.lean_time;
+        let ours = m.remaining(seat, now);
+        let partner = seat.partner();
+        let mut theirs = m.remaining(seat.opponent(), now);
+        if team_clock && m.game_end(partner.board).is_none() {
+            // The opponent across can sit against us: the faster of both counts.
+            theirs = theirs.max(m.remaining(partner.opponent(), now));
+        }
+        let inc = m.time_control().increment;
+        // Ahead on our clock, the partner short of time or behind on his: fixed amounts, or
+        // (`relative_clock`, part of the team's clocks) a sixth, a quarter and a third of the
+        // base time (the same at one minute; at ten seconds a partner is no longer always
+        // "short of time").
+        let (ahead, short, behind) = if config.relative_clock {
+            let base = m.time_control().base;
+            (base / 6, base / 4, base / 3)
+        } else {
+            (
+                Duration::from_secs(10),
+                Duration::from_secs(15),
+                Duration::from_secs(20),
+            )
+        };
+        let share = if lean {
+            RACE_SHARE
+        } else if config.long_time {
+            LONG_SHARE
+        } else {
+            30.0
+        };
+        let mut t = ours.as_secs_f64() / share + inc.as_secs_f64() * 0.75;
+        if lean && m.position(seat.board).fullmoves() <= RACE_OPENING_MOVES {
+            t *= RACE_OPENING;
+        }
+        let (o, th) = (ours.as_secs_f64(), theirs.as_secs_f64());
+        if o < th && th > 0.0 {
+            // Behind on the clock: catch up (with the team's clocks, hard: a tenth behind
+            // thinks a third less).
+            let ratio = if team_clock {
+                (o / th).powi(4).max(0.1)
+            } else {
+                (o / th).powi(2).max(0.2)
+            };
+            t *= ratio;
+        } else if o > th + ahead.as_secs_f64() {
+            t *= 1.2;
+        }
+        if m.game_end(partner.board).is_none() {
+            let partner_left = m.remaining(partner, now);
+            let partner_opp = m.remaining(partner.opponent(), now);
+            if partner_left < short || partner_left + behind < partner_opp {
+                t *= 0.6;
+            }
+        }
+        if m.game_end(partner.board).is_none()
+            && partner_is_waiting(m.position(partner.board), partner)
+        {
+            // The partner's clock runs while he waits for a piece from us.
+            t *= 0.3;
+        }
+        let margin = 0.05 + o * 0.02;
+        let t = t.min(o / 6.0).min((o - margin).max(0.0)).max(0.005);
+        Duration::from_secs_f64(t)
+    }
+
+    /// A bot mated whatever it does sits until it has this much time left.
+    pub(super) fn desperate_floor(&self) -> Duration {
+        if self.searcher.config().race {
+            RACE_DESPERATE_FLOOR
+        } else if self.searcher.config().team_clock {
+            DESPERATE_FLOOR / 2
+        } else {
+            DESPERATE_FLOOR
+        }
+    }
+
+    /// Whether sitting is safe on the clock: comfortably more time than the opponent, enough
+    /// time left, and not sitting too long already. With [`crate::SearchConfig::race`]: more
+    /// time than both opponents (the one across may be sitting against us), the lead and the
+    /// floor at most a twentieth and an eighth of the base time.
+    pub(super) fn may_sit(&self, m: &Match, seat: Seat, now: Duration) -> bool {
+        if !m.is_started() || m.game_end(seat.partner().board).is_some() {
+            return false;
+        }
+        let ours = m.remaining(seat, now);
+        let mut theirs = m.remaining(seat.opponent(), now);
+        let (lead, floor) = if self.searcher.config().race {
+            theirs = theirs.max(m.remaining(seat.partner().opponent(), now));
+            let base = m.time_control().base;
+            (SIT_LEAD.min(base / 20), SIT_FLOOR.min(base / 8))
+        } else {
+            (SIT_LEAD, SIT_FLOOR)
+        };
+        let sat = self
+            .sit_since
+            .map_or(Duration::ZERO, |s| now.saturating_sub(s));
+        let lead_at_start = (ours + sat).saturating_sub(theirs);
+        ours > theirs + lead && ours > floor && sat < SIT_MAX.min(lead_at_start / 2)
+    }
+}
+
+/// Whether `partner` is to move on his board and has no legal move: he waits for a piece.
+pub(super) fn partner_is_waiting(pboard: &Position, partner: Seat) -> bool {
+    pboard.turn() == partner.color && !pboard.has_legal_moves()
+}
