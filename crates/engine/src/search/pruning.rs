@@ -97,15 +97,15 @@ pub struct SearchConfig {
     /// left half-way against its 4.0 s, and lost by mate).
     pub relative_clock: bool,
     /// Quiescence that answers a check with few quiet evasions, as Stockfish does: once an
-    /// evasion has kept the king out of mate, at most two quiet evasions (king steps, blocks
-    /// and blocking drops) are searched, and no capture that loses material. With a reserve
+    /// evasion has kept the king out of mate, no quiet evasion (king step, block, blocking
+    /// drop) past the second of the node is searched, and no capture that loses material. With a reserve
     /// every check can be blocked by a drop on every square in between, and the quiescence
     /// searched them all: at depth 9 it took 60 to 95% of the nodes, and a third of those
     /// were in check.
     pub qs_evasions: bool,
     /// Quiescence checks that keep the checking piece: at the first quiescence ply, a quiet
-    /// check or checking drop whose piece is simply lost where it lands (`lost_there`) is not
-    /// searched, as Stockfish's quiescence searches no move that loses material. The main
+    /// check or checking drop by that piece alone (not a discovered or double check) whose
+    /// piece is simply lost where it lands (`lost_there`) is not searched, as Stockfish's quiescence searches no move that loses material. The main
     /// search still sees every check; with a full reserve the quiescence searched dozens of
     /// them at every leaf.
     pub qs_safe_checks: bool,

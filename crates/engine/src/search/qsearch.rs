@@ -5,7 +5,7 @@
 //! check, the shapes of a mate under bughouse rules, whose piece is not simply lost where it
 //! lands), so a mate by a chain of checking drops is seen.
 
-use bughouse_core::{Move, Position, Role};
+use bughouse_core::{Bitboard, Move, Position, Role};
 
 use super::pruning::{distance, lost_there};
 use super::{terminal, Searcher, INF, MATE_BOUND, MAX_PLY, QS_CHAIN_PLIES, QS_CHECK_PLIES, QS_MAX};
@@ -66,7 +66,7 @@ impl Searcher {
                 // The king is out of mate: few more quiet evasions, no losing capture.
                 let pruned = match pos.captured_role(mv) {
                     None => mv.promotion_role().is_none() && quiet_evasions >= QS_QUIET_EVASIONS,
-                    Some(_) => !mv.is_en_passant() && losing_capture(pos, mv),
+                    Some(_) => losing_capture(pos, mv),
                 };
                 if pruned {
                     continue;
@@ -100,8 +100,11 @@ impl Searcher {
                 && !chain_checks
                 && pos.captured_role(mv).is_none()
                 && mv.promotion_role().is_none()
+                && child.checkers() == Bitboard::from_square(mv.to())
                 && lost_there(&child, mv.to())
             {
+                // A check by the piece alone: a discovered or double check is searched even
+                // if the piece hangs, since the king must answer the other checker first.
                 continue;
             }
             let child_key = zobrist::update(pos, &child, key);
@@ -139,7 +142,8 @@ impl Searcher {
 /// Quiet evasions searched in check once the king is out of mate (`SearchConfig::qs_evasions`).
 const QS_QUIET_EVASIONS: u32 = 2;
 
-/// Whether the capture `mv` loses material by the static exchange (a pawn's capture never).
+/// Whether the capture `mv` loses material by the static exchange (a pawn's capture, en
+/// passant included, never).
 fn losing_capture(pos: &Position, mv: Move) -> bool {
     let attacker = pos.moving_role(mv).unwrap_or(Role::Pawn);
     let from = mv.from().unwrap_or(mv.to());
