@@ -120,11 +120,19 @@ fn the_quiescence_switches_are_guardsi_with_them() {
             ..si
         }
     );
+    let siqs = SearchConfig::named("guardsiqs").unwrap();
     assert_eq!(
-        SearchConfig::named("guardsiqs").unwrap(),
+        siqs,
         SearchConfig {
             qs_safe_checks: true,
             ..siq
+        }
+    );
+    assert_eq!(
+        SearchConfig::named("guardsiqsl").unwrap(),
+        SearchConfig {
+            long_time: true,
+            ..siqs
         }
     );
 }
