@@ -68,6 +68,14 @@ impl CheckSquares {
     }
 }
 
+/// Whether the capture `mv` by `attacker` loses material by the static exchange (a pawn's
+/// capture, en passant included, never): the quiescence search leaves it out.
+#[inline]
+pub(super) fn losing_capture(pos: &Position, mv: Move, attacker: Role) -> bool {
+    let from = mv.from().unwrap_or(mv.to());
+    attacker != Role::Pawn && see(pos, from, mv.to()) < 0
+}
+
 impl Searcher {
     /// An ordering score: hash move, good captures, promotions, killers, history, bad captures.
     #[inline]
@@ -174,8 +182,7 @@ impl Searcher {
         for mv in moves {
             if let Some(victim) = pos.captured_role(mv) {
                 let attacker = pos.moving_role(mv).unwrap_or(Role::Pawn);
-                let from = mv.from().unwrap_or(mv.to());
-                if !mv.is_en_passant() && attacker != Role::Pawn && see(pos, from, mv.to()) < 0 {
+                if losing_capture(pos, mv, attacker) {
                     continue;
                 }
                 let promo = mv.promotion_role().map_or(0, value);

@@ -7,9 +7,9 @@
 
 use bughouse_core::{Bitboard, Move, Position, Role};
 
+use super::ordering::losing_capture;
 use super::pruning::{distance, lost_there};
 use super::{terminal, Searcher, INF, MATE_BOUND, MAX_PLY, QS_CHAIN_PLIES, QS_CHECK_PLIES, QS_MAX};
-use crate::eval::see;
 use crate::eval::value;
 use crate::zobrist;
 
@@ -62,35 +62,34 @@ impl Searcher {
         let mut quiet_evasions = 0u32;
         for i in 0..list.len() {
             let mv = Self::pick(&mut list, i);
+            let victim = pos.captured_role(mv);
+            let quiet = victim.is_none() && mv.promotion_role().is_none();
             if in_check && self.config.qs_evasions && best > -MATE_BOUND {
                 // The king is out of mate: few more quiet evasions, no losing capture.
-                let pruned = match pos.captured_role(mv) {
-                    None => mv.promotion_role().is_none() && quiet_evasions >= QS_QUIET_EVASIONS,
-                    Some(_) => losing_capture(pos, mv),
+                let pruned = match victim {
+                    None => quiet && quiet_evasions >= QS_QUIET_EVASIONS,
+                    Some(_) => losing_capture(pos, mv, pos.moving_role(mv).unwrap_or(Role::Pawn)),
                 };
                 if pruned {
                     continue;
                 }
             }
-            if in_check && pos.captured_role(mv).is_none() && mv.promotion_role().is_none() {
+            if in_check && quiet {
                 quiet_evasions += 1;
             }
-            if !in_check {
-                if let Some(victim) = pos.captured_role(mv) {
-                    // Delta pruning.
-                    if mv.promotion_role().is_none()
-                        && stand + value(victim) + 200 <= alpha
-                        && beta.abs() < MATE_BOUND
-                    {
-                        continue;
-                    }
+            if let Some(victim) = victim.filter(|_| !in_check) {
+                // Delta pruning.
+                if mv.promotion_role().is_none()
+                    && stand + value(victim) + 200 <= alpha
+                    && beta.abs() < MATE_BOUND
+                {
+                    continue;
                 }
             }
             let mut child = pos.clone();
             child.play_unchecked(mv);
             if chain_checks
-                && pos.captured_role(mv).is_none()
-                && mv.promotion_role().is_none()
+                && quiet
                 && (!mate_shaped(pos, &child, mv) || lost_there(&child, mv.to()))
             {
                 continue;
@@ -98,8 +97,7 @@ impl Searcher {
             if self.config.qs_safe_checks
                 && !in_check
                 && !chain_checks
-                && pos.captured_role(mv).is_none()
-                && mv.promotion_role().is_none()
+                && quiet
                 && child.checkers() == Bitboard::from_square(mv.to())
                 && lost_there(&child, mv.to())
             {
@@ -141,14 +139,6 @@ impl Searcher {
 
 /// Quiet evasions searched in check once the king is out of mate (`SearchConfig::qs_evasions`).
 const QS_QUIET_EVASIONS: u32 = 2;
-
-/// Whether the capture `mv` loses material by the static exchange (a pawn's capture, en
-/// passant included, never).
-fn losing_capture(pos: &Position, mv: Move) -> bool {
-    let attacker = pos.moving_role(mv).unwrap_or(Role::Pawn);
-    let from = mv.from().unwrap_or(mv.to());
-    attacker != Role::Pawn && see(pos, from, mv.to()) < 0
-}
 
 /// Whether the check `mv` (quiet) could mate under bughouse rules, where a check a drop could
 /// block is no mate (F3.7): a knight's check or a contact check (next to the king). Only those
