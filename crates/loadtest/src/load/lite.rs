@@ -72,38 +72,30 @@ fn scan(text: &str) -> Option<Moved<'_>> {
     })
 }
 
-/// A board state's name and legal moves (`board` is the object's text without its braces, or
-/// with the first one cut off).
+/// A board state's name and legal moves (`board` is the object's text, from its first key).
 fn scan_board(board: &str) -> Option<Board> {
-    let name = if let Some(rest) = board.strip_prefix(r#""board":""#) {
-        rest.split_once('"')?.0
-    } else {
-        string_field(board, "board")?
-    };
-    let legal = match board.find(r#""legal":"#) {
-        None => None,
-        Some(at) => {
-            let value = &board[at + r#""legal":"#.len()..];
-            if value.starts_with("null") {
-                None
-            } else {
-                let list = value.strip_prefix('[')?.split_once(']')?.0;
-                let mut moves = UciList::with_capacity(list.len() / 6 + 1);
-                for item in list.split(',').filter(|i| !i.is_empty()) {
-                    let uci = item.strip_prefix('"')?.strip_suffix('"')?;
-                    if uci.contains(['\\', '"']) {
-                        return None;
-                    }
-                    moves.push_str(uci);
-                }
-                Some(moves)
-            }
-        }
+    let legal = match board.split_once(r#""legal":"#) {
+        Some((_, value)) if !value.starts_with("null") => Some(scan_list(value)?),
+        _ => None,
     };
     Some(Board {
-        board: name.parse().ok()?,
+        board: string_field(board, "board")?.parse().ok()?,
         legal,
     })
+}
+
+/// The array of plain strings `value` begins with, as a move list.
+fn scan_list(value: &str) -> Option<UciList> {
+    let list = value.strip_prefix('[')?.split_once(']')?.0;
+    let mut moves = UciList::with_capacity(list.len() / 6 + 1);
+    for item in list.split(',').filter(|i| !i.is_empty()) {
+        let uci = item.strip_prefix('"')?.strip_suffix('"')?;
+        if uci.contains(['\\', '"']) {
+            return None;
+        }
+        moves.push_str(uci);
+    }
+    Some(moves)
 }
 
 /// The value of the string field `key` in `object` (a JSON object's text, nested objects
