@@ -20,14 +20,15 @@ use crate::eval::evaluate_with;
 use crate::params::EvalParams;
 use crate::zobrist;
 
+mod config;
 mod negamax;
 mod ordering;
 mod pruning;
 mod qsearch;
 mod tt;
 
+pub use config::SearchConfig;
 use pruning::lost_there;
-pub use pruning::SearchConfig;
 use tt::Tt;
 
 /// The score of giving mate now; mate in `n` plies scores `MATE - n`.

@@ -110,9 +110,10 @@ impl TeamBot {
 
     /// A bot mated whatever it does sits until it has this much time left.
     pub(super) fn desperate_floor(&self) -> Duration {
-        if self.searcher.config().race {
+        let config = self.searcher.config();
+        if config.race {
             RACE_DESPERATE_FLOOR
-        } else if self.searcher.config().team_clock {
+        } else if config.team_clock {
             DESPERATE_FLOOR / 2
         } else {
             DESPERATE_FLOOR

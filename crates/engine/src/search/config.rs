@@ -1,0 +1,291 @@
+//! The search's switches for A/B matches (`SearchConfig`): each newer part of the search on
+//! its own switch, the named configurations the arena's `bot?search=NAME` reads, and the
+//! default the engine plays with.
+
+/// Switches of the search, for A/B matches of a change against the search before it
+/// (`bot?search=base` in the arena).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SearchConfig {
+    /// Pruning that understands drops: a quiet drop far from both kings (more than two squares
+    /// from each) that gives no check is reduced one ply more by late-move reductions (from the
+    /// second move on), and near the leaves of non-PV nodes it is pruned by futility and after
+    /// the first few such drops. Drops multiply the branching factor; most of them, far from
+    /// the kings, change little.
+    pub drop_pruning: bool,
+    /// Pruning of quiet moves and drops that put the piece where it is lost: the square is
+    /// attacked by the opponent and either not defended or attacked by a cheaper piece. Pruned
+    /// near the leaves of non-PV nodes (depth 4 or less), reduced one ply more elsewhere. In
+    /// bughouse most drops are of this kind (a piece dropped into an attack).
+    pub lost_quiet_pruning: bool,
+    /// Stronger late-move reductions and pruning: quiet moves with a bad history are reduced
+    /// one ply more (good history one less), non-PV quiet moves are reduced from the second
+    /// move on, and late-move pruning near the leaves keeps `3 + 2·depth²` quiet moves instead
+    /// of `4 + 3·depth²`.
+    pub strong_reductions: bool,
+    /// Time use read from the team's clocks (`TeamBot::budget`), not only this board's: when
+    /// behind the faster of *both* opponents on the clock (the one across can sit against us,
+    /// and whoever has less time loses a race of sitting), catch up harder (the thinking time
+    /// shrinks with the fourth power of the clocks' ratio instead of the square); and a bot
+    /// mated whatever it does sits until one second left instead of two (Fairy-Stockfish's
+    /// floor), which leaves its partner a second more to win the other board. `CLOCK` also
+    /// reads the thresholds relative to the base time (`relative_clock`).
+    pub team_clock: bool,
+    /// Time use and sitting for the races of sitting that Fairy-Stockfish's team wins through
+    /// XBoard (on top of `team_clock`): a fiftieth of the time left per move instead of a
+    /// thirtieth, and 0.7 of that in the first eight moves of the board (at 1+0 the bot thought
+    /// 0.98 s a move against Fairy-Stockfish's 0.55 s and was 7 to 9 s behind by mid-match);
+    /// sit (on a partner's `Sit` or for itself) only when ahead on the clock of *both*
+    /// opponents (the one across may be sitting against us), with the floors read relative to
+    /// the base time; a bot mated whatever it does sits until half a second is left, and a bot
+    /// that mates by force tells its partner to sit (`Talk::Sit`, as Fairy-Stockfish says
+    /// `sit`): the mated opponent sits on its own `dead` until its last second, and a partner
+    /// with more time than him wins that race by sitting too.
+    pub race: bool,
+    /// Only the time use of `race`, without its sitting: a fiftieth of the time left per move
+    /// instead of a thirtieth, and 0.7 of that in the first eight moves of the board. At 1+0
+    /// the `guard` bot thought 0.95 s a move over the first 20 moves against Fairy-Stockfish's
+    /// 0.26 s, and was 13 s behind on the clock a third into the match.
+    pub lean_time: bool,
+    /// The other way: a twentieth of the time left per move instead of a thirtieth. At 1+0
+    /// against Fairy-Stockfish through UCI `guardlean` scored 18 points below `guard` (36
+    /// seeds): there the board play gains more from time than the clock loses.
+    pub long_time: bool,
+    /// Quiescence that follows a checking attack (board play against drop attacks): the side
+    /// that just gave check may give check once more (below the third quiescence ply), with a
+    /// knight's or a contact check whose piece is not simply lost there (the shapes of a mate
+    /// when a drop could block any other check, F3.7). In bughouse the mates come as a chain
+    /// of checks by drops (a check, the king steps away, a drop mates); the quiescence search
+    /// saw only the first check and stood pat after the evasion, so a search walked into mates
+    /// two checks past its horizon.
+    pub check_chains: bool,
+    /// Moves that guard our king are never pruned near the leaves (only reduced): a quiet move
+    /// or drop onto a square next to our king, and every king move, escape late-move pruning,
+    /// futility pruning and lost-quiet pruning. Those are the drops that plug a hole a drop
+    /// would check through, and the king's steps out of a mating net; with a reserve there
+    /// are so many quiet moves that late-move pruning cut them.
+    pub guard_king: bool,
+    /// Quiet moves and drops that give check (directly) are ordered right after the killers,
+    /// before the other quiet moves (by history): checks are bughouse's main tactic, and with
+    /// a reserve there are many of them.
+    pub order_checks: bool,
+    /// A continuation history: quiet moves and drops are ordered by their own history plus
+    /// the history of following the move just played (piece and square of each, 4.7 MB per
+    /// searcher). The answer to a drop is most often about that square.
+    pub cont_history: bool,
+    /// Internal iterative reduction: a node of depth 4 or more with no move in the
+    /// transposition table is searched one ply shallower (its ordering is poor, and the next
+    /// iteration finds it with a move to try first).
+    pub iir: bool,
+    /// Deeper pruning of nodes that stand well: reverse futility pruning up to depth 6 (not 3),
+    /// and a null move reduced more the further the static evaluation stands above beta (up to
+    /// three plies more, one for each 200 centipawns), as Stockfish does.
+    pub deep_prune: bool,
+    /// Only checks that do not lose the checking piece are extended (not a piece dropped or
+    /// moved where it is simply lost, `lost_there`), as Fairy-Stockfish extends only checks
+    /// with a non-negative exchange. Most checks in bughouse are drops that give the piece
+    /// away; extending each of them deepens the lines that matter least.
+    pub safe_check_ext: bool,
+    /// The clock thresholds read relative to the base time (part of `CLOCK`, alone in
+    /// `guardsir`): ahead on the
+    /// clock by a sixth of it, the partner short of time below a quarter, behind his opponent
+    /// by a third. At one minute these are the fixed 10, 15 and 20 s of the default; at
+    /// 10s+0 the fixed 15 s made the partner always "short of time", and the bot thought 0.6
+    /// of its budget all match long (0.13 s a move against Fairy-Stockfish's 0.22 s, with 6.5 s
+    /// left half-way against its 4.0 s, and lost by mate).
+    pub relative_clock: bool,
+    /// Quiescence that answers a check with few quiet evasions, as Stockfish does: once an
+    /// evasion has kept the king out of mate, no quiet evasion (king step, block, blocking
+    /// drop) past the second of the node is searched, and no capture that loses material. With a reserve
+    /// every check can be blocked by a drop on every square in between, and the quiescence
+    /// searched them all: at depth 9 it took 60 to 95% of the nodes, and a third of those
+    /// were in check.
+    pub qs_evasions: bool,
+    /// Quiescence checks that keep the checking piece: at the first quiescence ply, a quiet
+    /// check or checking drop by that piece alone (not a discovered or double check) whose
+    /// piece is simply lost where it lands (`lost_there`) is not searched, as Stockfish's quiescence searches no move that loses material. The main
+    /// search still sees every check; with a full reserve the quiescence searched dozens of
+    /// them at every leaf.
+    pub qs_safe_checks: bool,
+}
+
+impl SearchConfig {
+    /// The search before drop-aware pruning.
+    pub const BASE: SearchConfig = SearchConfig {
+        drop_pruning: false,
+        lost_quiet_pruning: false,
+        strong_reductions: false,
+        team_clock: false,
+        race: false,
+        lean_time: false,
+        long_time: false,
+        check_chains: false,
+        guard_king: false,
+        order_checks: false,
+        cont_history: false,
+        iir: false,
+        deep_prune: false,
+        safe_check_ext: false,
+        relative_clock: false,
+        qs_evasions: false,
+        qs_safe_checks: false,
+    };
+    /// Drop-aware pruning without the stronger reductions.
+    pub const DROPS: SearchConfig = SearchConfig {
+        drop_pruning: true,
+        lost_quiet_pruning: true,
+        ..SearchConfig::BASE
+    };
+    /// Drop-aware pruning and the team's clocks driving time use (their thresholds relative
+    /// to the base time with them).
+    pub const CLOCK: SearchConfig = SearchConfig {
+        team_clock: true,
+        relative_clock: true,
+        ..SearchConfig::DROPS
+    };
+    /// The team's clocks, and time use and sitting for races of sitting.
+    pub const RACE: SearchConfig = SearchConfig {
+        race: true,
+        ..SearchConfig::CLOCK
+    };
+    /// Drop-aware pruning and stronger reductions.
+    pub const STRONG: SearchConfig = SearchConfig {
+        strong_reductions: true,
+        ..SearchConfig::DROPS
+    };
+    /// Drop-aware pruning and board play against drop attacks: quiescence along chains of
+    /// checks, king moves and moves next to our king kept near the leaves, quiet checks first.
+    pub const GUARD: SearchConfig = SearchConfig {
+        check_chains: true,
+        guard_king: true,
+        order_checks: true,
+        ..SearchConfig::DROPS
+    };
+    /// `guard` with the time use of `race` (`lean_time`), not its sitting.
+    pub const GUARD_LEAN: SearchConfig = SearchConfig {
+        lean_time: true,
+        ..SearchConfig::GUARD
+    };
+    /// `guard` thinking longer (`long_time`).
+    pub const GUARD_LONG: SearchConfig = SearchConfig {
+        long_time: true,
+        ..SearchConfig::GUARD
+    };
+    /// `guard` with a continuation history.
+    pub const GUARD_CONT: SearchConfig = SearchConfig {
+        cont_history: true,
+        ..SearchConfig::GUARD
+    };
+    /// `guard` with internal iterative reduction.
+    pub const GUARD_IIR: SearchConfig = SearchConfig {
+        iir: true,
+        ..SearchConfig::GUARD
+    };
+    /// `guard` with deeper pruning of nodes that stand well.
+    pub const GUARD_PRUNE: SearchConfig = SearchConfig {
+        deep_prune: true,
+        ..SearchConfig::GUARD
+    };
+    /// `guard` extending only checks that keep the checking piece.
+    pub const GUARD_SAFE: SearchConfig = SearchConfig {
+        safe_check_ext: true,
+        ..SearchConfig::GUARD
+    };
+    /// `guard` with both of the switches that scored above it in self-play at 10s+0:
+    /// only safe checks extended (`guardsafe`) and internal iterative reduction (`guardiir`).
+    pub const GUARD_SAFE_IIR: SearchConfig = SearchConfig {
+        safe_check_ext: true,
+        iir: true,
+        ..SearchConfig::GUARD
+    };
+    /// `guardsi` thinking longer (`long_time`): at 10s+0 the bot kept more of its clock than
+    /// Fairy-Stockfish and lost by mate, at 1+0 thinking less (`guardlean`) scored worse.
+    pub const GUARD_SI_LONG: SearchConfig = SearchConfig {
+        long_time: true,
+        ..SearchConfig::GUARD_SAFE_IIR
+    };
+    /// `guardsi` with the clock thresholds read relative to the base time (`relative_clock`).
+    pub const GUARD_SI_REL: SearchConfig = SearchConfig {
+        relative_clock: true,
+        ..SearchConfig::GUARD_SAFE_IIR
+    };
+    /// `guardsir` thinking longer (`long_time`): with the thresholds relative to the base, the
+    /// bot still thought 0.18 s a move at 10s+0 against Fairy-Stockfish's 0.23 s.
+    pub const GUARD_SI_REL_LONG: SearchConfig = SearchConfig {
+        long_time: true,
+        ..SearchConfig::GUARD_SI_REL
+    };
+    /// `guard` with few quiet evasions in the quiescence (`qs_evasions`).
+    pub const GUARD_QS: SearchConfig = SearchConfig {
+        qs_evasions: true,
+        ..SearchConfig::GUARD
+    };
+    /// `guardsi` with few quiet evasions in the quiescence (`qs_evasions`).
+    pub const GUARD_SI_QS: SearchConfig = SearchConfig {
+        qs_evasions: true,
+        ..SearchConfig::GUARD_SAFE_IIR
+    };
+    /// `guardsiq` searching only the quiescence checks that keep their piece
+    /// (`qs_safe_checks`).
+    pub const GUARD_SI_QS_SAFE: SearchConfig = SearchConfig {
+        qs_safe_checks: true,
+        ..SearchConfig::GUARD_SI_QS
+    };
+    /// `guardsiqs` thinking a twentieth of the time left (`long_time`): with a quarter of
+    /// `guard`'s nodes to the same depth, `guardsiqs` thought 0.12 s a move at 10s+0 against
+    /// Fairy-Stockfish's 0.22 s.
+    pub const GUARD_SI_QS_SAFE_LONG: SearchConfig = SearchConfig {
+        long_time: true,
+        ..SearchConfig::GUARD_SI_QS_SAFE
+    };
+    /// `race` with the board play of `guard`.
+    pub const RACE_GUARD: SearchConfig = SearchConfig {
+        check_chains: true,
+        guard_king: true,
+        order_checks: true,
+        ..SearchConfig::RACE
+    };
+    /// The search the engine plays with: `guard` (drop-aware pruning and board play against
+    /// drop attacks), which scored above `drops` against Fairy-Stockfish at 10s+0 (docs/arena.md,
+    /// "The `guard` A/B").
+    pub const DEFAULT: SearchConfig = SearchConfig::GUARD;
+
+    /// Every configuration with a name, as the arena's `bot?search=NAME` reads it.
+    pub const NAMED: [(&'static str, SearchConfig); 22] = [
+        ("base", SearchConfig::BASE),
+        ("drops", SearchConfig::DROPS),
+        ("clock", SearchConfig::CLOCK),
+        ("race", SearchConfig::RACE),
+        ("strong", SearchConfig::STRONG),
+        ("guard", SearchConfig::GUARD),
+        ("guardlean", SearchConfig::GUARD_LEAN),
+        ("guardlong", SearchConfig::GUARD_LONG),
+        ("guardcont", SearchConfig::GUARD_CONT),
+        ("guardiir", SearchConfig::GUARD_IIR),
+        ("guardprune", SearchConfig::GUARD_PRUNE),
+        ("guardsafe", SearchConfig::GUARD_SAFE),
+        ("guardsi", SearchConfig::GUARD_SAFE_IIR),
+        ("guardsil", SearchConfig::GUARD_SI_LONG),
+        ("guardsir", SearchConfig::GUARD_SI_REL),
+        ("guardsirl", SearchConfig::GUARD_SI_REL_LONG),
+        ("guardq", SearchConfig::GUARD_QS),
+        ("guardsiq", SearchConfig::GUARD_SI_QS),
+        ("guardsiqs", SearchConfig::GUARD_SI_QS_SAFE),
+        ("guardsiqsl", SearchConfig::GUARD_SI_QS_SAFE_LONG),
+        ("raceguard", SearchConfig::RACE_GUARD),
+        ("default", SearchConfig::DEFAULT),
+    ];
+
+    /// The configuration of a name in [`SearchConfig::NAMED`].
+    pub fn named(name: &str) -> Option<SearchConfig> {
+        SearchConfig::NAMED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, config)| config)
+    }
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig::DEFAULT
+    }
+}
