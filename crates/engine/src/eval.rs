@@ -53,6 +53,8 @@ struct Side {
     /// Squares attacked by the pieces other than the king.
     attacks: Bitboard,
     pawn_attacks: Bitboard,
+    /// Squares attacked by the pieces of each role, pawn to queen (pawns: their captures).
+    by_role: [Bitboard; 5],
     /// Attack units against the enemy king's ring.
     king_attack: i32,
     attackers: i32,
@@ -65,15 +67,33 @@ pub fn evaluate(pos: &Position) -> i32 {
 
 /// Evaluates `pos` for the side to move with the weights `p`.
 pub fn evaluate_with(pos: &Position, p: &EvalParams) -> i32 {
+    let kings = [pos.king(Color::White), pos.king(Color::Black)];
+    let sides = gather(pos, p, kings);
+
+    let mut score = [0i32; 2];
+    for (ci, color) in Color::ALL.into_iter().enumerate() {
+        let s = sides[ci];
+        let e = sides[1 - ci];
+        score[ci] = s.material + s.positional - king_danger(pos, p, color, kings[ci], &s, &e);
+    }
+    let white = score[0] - score[1];
+    let stm = match pos.turn() {
+        Color::White => white,
+        Color::Black => -white,
+    };
+    stm + p.tempo
+}
+
+/// Material, positional terms and attacks of both sides (White, Black) in one pass over the
+/// pieces.
+fn gather(pos: &Position, p: &EvalParams, kings: [Square; 2]) -> [Side; 2] {
     let b = pos.board();
     let occ = b.occupied();
-    let kings = [pos.king(Color::White), pos.king(Color::Black)];
     let rings = [
         attacks::king_attacks(kings[0]),
         attacks::king_attacks(kings[1]),
     ];
     let mut sides = [Side::default(), Side::default()];
-
     for (ci, color) in Color::ALL.into_iter().enumerate() {
         let ours = b.by_color(color);
         let enemy_ring = rings[1 - ci];
@@ -99,6 +119,7 @@ pub fn evaluate_with(pos: &Position, p: &EvalParams) -> i32 {
             s.positional += bonus;
             let att = attacks::pawn_attacks(color, sq);
             s.pawn_attacks |= att;
+            s.by_role[0] |= att;
             let hit = (att & enemy_ring).count() as i32;
             if hit > 0 {
                 s.king_attack += hit * p.attack_weight[0];
@@ -116,6 +137,7 @@ pub fn evaluate_with(pos: &Position, p: &EvalParams) -> i32 {
                     _ => attacks::queen_attacks(sq, occ),
                 };
                 s.attacks |= att;
+                s.by_role[ri] |= att;
                 s.positional += p.mobility[ri - 1] * (att & !ours).count() as i32;
                 if role == Role::Knight {
                     s.positional += centre_bonus(sq) * p.knight_centre;
@@ -129,19 +151,7 @@ pub fn evaluate_with(pos: &Position, p: &EvalParams) -> i32 {
         }
         s.attacks |= s.pawn_attacks;
     }
-
-    let mut score = [0i32; 2];
-    for (ci, color) in Color::ALL.into_iter().enumerate() {
-        let s = sides[ci];
-        let e = sides[1 - ci];
-        score[ci] = s.material + s.positional - king_danger(pos, p, color, kings[ci], &s, &e);
-    }
-    let white = score[0] - score[1];
-    let stm = match pos.turn() {
-        Color::White => white,
-        Color::Black => -white,
-    };
-    stm + p.tempo
+    sides
 }
 
 /// The penalty for the dangers around the king of `color` on `king`.
@@ -178,6 +188,9 @@ fn king_danger(
     } else if pos.rules().sets() == 2 {
         danger += p.danger_knight_possible * checks;
     }
+    if p.danger_safe_check != [0; 5] {
+        danger += safe_checks(pos, p, color, king, ours, theirs);
+    }
     // Contact with enemy pieces.
     danger += theirs.king_attack;
     if theirs.attackers >= 2 {
@@ -204,6 +217,65 @@ fn king_danger(
     danger -= p.danger_defender * ((ring & b.by_color(color) & !b.pawns()).count() as i32).min(3);
     let danger = danger.max(0);
     (danger * danger / p.danger_divisor.max(1)).min(1500)
+}
+
+/// The danger of the enemy's safe checks against the king of `color` on `king`
+/// ([`EvalParams::danger_safe_check`]): for each role, the squares from which a piece of that
+/// role would check, that the enemy can reach next move (a drop of a piece in its reserve onto
+/// an empty square, a pawn's capture, a piece's move) and where the piece is safe (not
+/// attacked by our pieces other than the king, and, next to the king, defended by the enemy).
+fn safe_checks(
+    pos: &Position,
+    p: &EvalParams,
+    color: Color,
+    king: Square,
+    ours: &Side,
+    theirs: &Side,
+) -> i32 {
+    let b = pos.board();
+    let occ = b.occupied();
+    let ring = attacks::king_attacks(king);
+    let enemy_reserve = pos.reserve(!color);
+    let safe = !b.by_color(!color) & !ours.attacks & !(ring & !theirs.attacks);
+    let rook = attacks::rook_attacks(king, occ);
+    let bishop = attacks::bishop_attacks(king, occ);
+    let from = [
+        // An enemy pawn checks from where our pawn on the king's square would capture.
+        attacks::pawn_attacks(color, king),
+        attacks::knight_attacks(king),
+        bishop,
+        rook,
+        rook | bishop,
+    ];
+    // Pawns are not dropped on the first and last ranks.
+    let back_ranks = Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth);
+    let mut danger = 0;
+    for (ri, role) in [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut reach = theirs.by_role[ri];
+        if ri == 0 {
+            // A pawn's attack is a move only onto one of our pieces.
+            reach &= b.by_color(color);
+        }
+        if enemy_reserve.count(role) > 0 {
+            let mut drops = !occ;
+            if ri == 0 {
+                drops &= !back_ranks;
+            }
+            reach |= drops;
+        }
+        let checks = (from[ri] & reach & safe).count() as i32;
+        danger += p.danger_safe_check[ri] * checks.min(2);
+    }
+    danger
 }
 
 /// Static exchange evaluation of the board move `from` to `to` for the side to move, in
@@ -278,6 +350,50 @@ mod tests {
         )
         .unwrap();
         assert!(evaluate(&pos) > 250);
+    }
+
+    /// The safe-check danger of the side to move's king, with weights 1 to 5 by role.
+    fn safe_check_danger(fen: &str) -> i32 {
+        let pos = Position::from_fen(fen, Rules::fide()).unwrap();
+        let p = EvalParams {
+            danger_safe_check: [1, 2, 3, 4, 5],
+            ..EvalParams::DEFAULT
+        };
+        let color = pos.turn();
+        let kings = [pos.king(Color::White), pos.king(Color::Black)];
+        let [white, black] = gather(&pos, &p, kings);
+        let (ours, theirs) = match color {
+            Color::White => (white, black),
+            Color::Black => (black, white),
+        };
+        safe_checks(&pos, &p, color, pos.king(color), &ours, &theirs)
+    }
+
+    #[test]
+    fn safe_checks_by_drops() {
+        // A queen in hand: checks from a1 to e1 are safe (f1 and h1 are next to the king and
+        // not defended by Black), two or more count twice.
+        assert_eq!(
+            safe_check_danger("6k1/8/8/8/8/8/5PPP/6K1[q] w - - 0 1"),
+            2 * 5
+        );
+        // A rook on a1 guards the first rank: no safe queen check is left.
+        assert_eq!(safe_check_danger("6k1/8/8/8/8/8/5PPP/R5K1[q] w - - 0 1"), 0);
+        // A knight in hand: e2 is the one knight check square off the pawns' guard (f3 and h3
+        // are guarded by g2, e2 is empty and not attacked by White).
+        assert_eq!(safe_check_danger("6k1/8/8/8/8/8/5PPP/6K1[n] w - - 0 1"), 2);
+        // No reserve and no pieces: nothing.
+        assert_eq!(safe_check_danger("6k1/8/8/8/8/8/5PPP/6K1[] w - - 0 1"), 0);
+        // A pawn in hand checks from f2 or h2 only when those are empty and defended by Black
+        // (next to the king): without a black piece on f2's lines, no safe pawn check.
+        assert_eq!(safe_check_danger("6k1/8/8/8/8/8/6PP/6K1[p] w - - 0 1"), 0);
+        // A black bishop on h4 guards f2 (a safe pawn drop check) and checks from there
+        // itself (its one safe check square: e3 and d4 are off its diagonals).
+        assert_eq!(safe_check_danger("6k1/8/8/8/7b/8/6PP/6K1[] w - - 0 1"), 3);
+        assert_eq!(
+            safe_check_danger("6k1/8/8/8/7b/8/6PP/6K1[p] w - - 0 1"),
+            3 + 1
+        );
     }
 
     #[test]

@@ -32,6 +32,13 @@ pub struct EvalParams {
     pub mobility: [i32; 4],
     /// Bonus for a pawn on its 2nd to 7th rank (relative).
     pub pawn_rank: [i32; 6],
+    /// King danger: a safe check the enemy can give next move, by role (pawn to queen), each
+    /// counted once, twice for two or more squares: a drop of a piece it holds, or a move of
+    /// one of its pieces, onto an empty square (or one of ours) from which that role checks
+    /// our king, not attacked by our pieces other than the king and, next to the king,
+    /// defended by the enemy (else the king takes). Fairy-Stockfish's `SafeCheck` with its
+    /// drops (`evaluate.cpp`, `king()`): in bughouse the mates come as drop checks.
+    pub danger_safe_check: [i32; 5],
     /// Extra bonus for a pawn on the 7th rank whose promotion square is empty.
     pub pawn_free_seventh: i32,
     /// Multiplier of the centralisation bonus of knights.
@@ -62,13 +69,14 @@ pub struct EvalParams {
 }
 
 /// Names and sizes of the groups, in the order of [`EvalParams::to_vec`].
-const GROUPS: [(&str, usize); 19] = [
+const GROUPS: [(&str, usize); 20] = [
     ("board_value", 5),
     ("reserve_value", 5),
     ("drop_weight", 5),
     ("attack_weight", 5),
     ("mobility", 4),
     ("pawn_rank", 6),
+    ("danger_safe_check", 5),
     ("pawn_free_seventh", 1),
     ("knight_centre", 1),
     ("tempo", 1),
@@ -85,7 +93,7 @@ const GROUPS: [(&str, usize); 19] = [
 ];
 
 /// The number of weights.
-pub const EVAL_PARAM_COUNT: usize = 43;
+pub const EVAL_PARAM_COUNT: usize = 48;
 
 /// Why a weights text does not read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -125,6 +133,7 @@ impl EvalParams {
         attack_weight: [1, 3, 2, 3, 5],
         mobility: [4, 4, 2, 1],
         pawn_rank: [0, 0, 4, 10, 25, 70],
+        danger_safe_check: [0, 0, 0, 0, 0],
         pawn_free_seventh: 40,
         knight_centre: 2,
         tempo: 25,
@@ -149,6 +158,7 @@ impl EvalParams {
         v.extend_from_slice(&self.attack_weight);
         v.extend_from_slice(&self.mobility);
         v.extend_from_slice(&self.pawn_rank);
+        v.extend_from_slice(&self.danger_safe_check);
         v.extend_from_slice(&[
             self.pawn_free_seventh,
             self.knight_centre,
@@ -175,7 +185,7 @@ impl EvalParams {
     pub fn from_slice(v: &[i32]) -> EvalParams {
         assert_eq!(v.len(), EVAL_PARAM_COUNT, "wrong number of weights");
         let arr = |i: usize| -> [i32; 5] { v[i..i + 5].try_into().expect("five") };
-        let s = &v[30..];
+        let s = &v[35..];
         EvalParams {
             board_value: arr(0),
             reserve_value: arr(5),
@@ -183,6 +193,7 @@ impl EvalParams {
             attack_weight: arr(15),
             mobility: v[20..24].try_into().expect("four"),
             pawn_rank: v[24..30].try_into().expect("six"),
+            danger_safe_check: arr(30),
             pawn_free_seventh: s[0],
             knight_centre: s[1],
             tempo: s[2],
@@ -301,7 +312,8 @@ mod tests {
         assert_eq!(p.reserve_value[2], 333);
         assert_eq!(EvalParams::from_text(&p.to_text()), Ok(p));
         assert_eq!(EvalParams::name(7), "reserve_value[2]");
-        assert_eq!(EvalParams::name(42), "danger_divisor");
+        assert_eq!(EvalParams::name(47), "danger_divisor");
+        assert_eq!(EvalParams::name(33), "danger_safe_check[3]");
     }
 
     #[test]
