@@ -205,6 +205,9 @@ pub struct Searcher {
     pv: Vec<[Option<Move>; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     keys: [u64; MAX_PLY + 1],
+    /// The static evaluation at each ply of the current line (`-INF` in check), for the
+    /// "improving" of [`SearchConfig::count_pruning`].
+    evals: [i32; MAX_PLY + 1],
     lmr: Vec<[u8; 64]>,
     nodes: u64,
     stop: bool,
@@ -235,6 +238,7 @@ impl Searcher {
             pv: vec![[None; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             keys: [0; MAX_PLY + 1],
+            evals: [0; MAX_PLY + 1],
             lmr,
             nodes: 0,
             stop: false,

@@ -26,7 +26,7 @@ fn nodes_to_depth_in(fen: &str, config: SearchConfig, depth: u32) -> u64 {
 #[test]
 fn each_switch_is_named_and_is_guard_with_that_switch_alone() {
     type Off = fn(&mut SearchConfig);
-    let switches: [(&str, Off); 7] = [
+    let switches: [(&str, Off); 8] = [
         ("guardlean", |c| c.lean_time = false),
         ("guardlong", |c| c.long_time = false),
         ("guardcont", |c| c.cont_history = false),
@@ -34,6 +34,7 @@ fn each_switch_is_named_and_is_guard_with_that_switch_alone() {
         ("guardprune", |c| c.deep_prune = false),
         ("guardsafe", |c| c.safe_check_ext = false),
         ("guardq", |c| c.qs_evasions = false),
+        ("guardcp", |c| c.count_pruning = false),
     ];
     for (name, off) in switches {
         let config = SearchConfig::named(name).unwrap();
@@ -150,6 +151,18 @@ fn few_quiet_evasions_and_safe_checks_search_fewer_nodes_to_the_same_depth() {
         assert!(
             siqs < si,
             "{fen}: {siqs} with safe checks too, {si} without either"
+        );
+    }
+}
+
+#[test]
+fn pruning_by_move_count_and_exchange_searches_fewer_nodes_to_the_same_depth() {
+    for fen in [MIDDLE, DROPS_BOTH] {
+        let guard = nodes_to_depth_in(fen, SearchConfig::GUARD, 7);
+        let counted = nodes_to_depth_in(fen, SearchConfig::GUARD_COUNT, 7);
+        assert!(
+            counted < guard,
+            "{fen}: {counted} nodes with it, {guard} without"
         );
     }
 }

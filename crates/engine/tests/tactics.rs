@@ -3,7 +3,7 @@
 //! position after the move is checkmate; mate in two: every defence has a mating reply).
 
 use bughouse_core::{Move, Position, Rules, Verdict};
-use bughouse_engine::{mate_in, Limits, Searcher};
+use bughouse_engine::{mate_in, Limits, SearchConfig, Searcher};
 
 /// (FEN, rules, the mating first moves the rules engine must confirm)
 type Puzzle = (&'static str, Rules, &'static [&'static str]);
@@ -215,9 +215,18 @@ fn mate_in_one_with_a_drop() {
     }
 }
 
+/// Mates in two, with the default search and with the pruning by move count and exchange
+/// under A/B (`guardcp`), which prunes checks that give their piece away near the leaves.
 #[test]
 fn mate_in_two_with_drops() {
+    for config in [SearchConfig::DEFAULT, SearchConfig::GUARD_COUNT] {
+        mate_in_two_with(config);
+    }
+}
+
+fn mate_in_two_with(config: SearchConfig) {
     let mut searcher = Searcher::new(4);
+    searcher.set_config(config);
     for (fen, rules, answers) in MATE_IN_TWO {
         let pos = position(fen, rules);
         assert!(!has_mate_in_one(&pos), "{fen} has a mate in one");
@@ -238,9 +247,9 @@ fn mate_in_two_with_drops() {
         let best = result.best.expect("a move");
         assert!(
             mates_in_two(&pos, best),
-            "{best} does not mate in two in {fen}"
+            "{best} does not mate in two in {fen} ({config:?})"
         );
-        assert_eq!(mate_in(result.score), Some(2), "{fen}");
+        assert_eq!(mate_in(result.score), Some(2), "{fen} ({config:?})");
     }
 }
 

@@ -106,6 +106,15 @@ pub struct SearchConfig {
     /// search still sees every check; with a full reserve the quiescence searched dozens of
     /// them at every leaf.
     pub qs_safe_checks: bool,
+    /// Stockfish's pruning by move count and by exchange, at every depth (Fairy-Stockfish
+    /// 11.1's `search.cpp`, which has no drop-specific form of it in bughouse): quiet moves
+    /// past the first `(5 + d²)(1 + improving)/2 − 1` of a node are pruned at any depth
+    /// ("improving": the static evaluation above the one two plies before), not only the
+    /// `4 + 3d²` of depth 4 or less; and at depth 6 or less, away from the principal variation,
+    /// a capture or a check that loses more than `90·d` centipawns in the exchange (a check
+    /// by a piece simply lost where it lands counts its value) is pruned. With a reserve
+    /// every node has dozens of checking drops that give the piece away, and none was pruned.
+    pub count_pruning: bool,
 }
 
 impl SearchConfig {
@@ -128,6 +137,7 @@ impl SearchConfig {
         relative_clock: false,
         qs_evasions: false,
         qs_safe_checks: false,
+        count_pruning: false,
     };
     /// Drop-aware pruning without the stronger reductions.
     pub const DROPS: SearchConfig = SearchConfig {
@@ -237,6 +247,11 @@ impl SearchConfig {
         long_time: true,
         ..SearchConfig::GUARD_SI_QS_SAFE
     };
+    /// `guard` with Stockfish's pruning by move count and exchange (`count_pruning`).
+    pub const GUARD_COUNT: SearchConfig = SearchConfig {
+        count_pruning: true,
+        ..SearchConfig::GUARD
+    };
     /// `race` with the board play of `guard`.
     pub const RACE_GUARD: SearchConfig = SearchConfig {
         check_chains: true,
@@ -250,7 +265,7 @@ impl SearchConfig {
     pub const DEFAULT: SearchConfig = SearchConfig::GUARD;
 
     /// Every configuration with a name, as the arena's `bot?search=NAME` reads it.
-    pub const NAMED: [(&'static str, SearchConfig); 22] = [
+    pub const NAMED: [(&'static str, SearchConfig); 23] = [
         ("base", SearchConfig::BASE),
         ("drops", SearchConfig::DROPS),
         ("clock", SearchConfig::CLOCK),
@@ -271,6 +286,7 @@ impl SearchConfig {
         ("guardsiq", SearchConfig::GUARD_SI_QS),
         ("guardsiqs", SearchConfig::GUARD_SI_QS_SAFE),
         ("guardsiqsl", SearchConfig::GUARD_SI_QS_SAFE_LONG),
+        ("guardcp", SearchConfig::GUARD_COUNT),
         ("raceguard", SearchConfig::RACE_GUARD),
         ("default", SearchConfig::DEFAULT),
     ];

@@ -8,6 +8,7 @@ use bughouse_core::{Move, Position, Role};
 use super::pruning::{distance, lost_there};
 use super::tt::{from_tt, to_tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 use super::{ordering, terminal, Searcher, INF, MATE, MATE_BOUND, MAX_PLY};
+use crate::eval::{see, value};
 use crate::zobrist;
 
 impl Searcher {
@@ -61,6 +62,10 @@ impl Searcher {
 
         let in_check = pos.is_check();
         let static_eval = if in_check { -INF } else { self.eval(pos, key) };
+        self.evals[ply] = static_eval;
+        // Improving: better than two plies before (or no evaluation there, in check).
+        let improving = ply < 2 || self.evals[ply - 2] == -INF || static_eval > self.evals[ply - 2];
+        let count_pruning = self.config.count_pruning && ply > 0;
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility pruning.
@@ -171,6 +176,31 @@ impl Searcher {
                     continue;
                 }
                 if !pv_node && depth <= 2 && static_eval + 120 * depth + 60 <= alpha {
+                    continue;
+                }
+                if count_pruning {
+                    let d = depth as usize;
+                    let count = (5 + d * d) * (1 + usize::from(improving)) / 2 - 1;
+                    if searched >= count {
+                        continue;
+                    }
+                }
+            }
+            // Captures and checks that lose material in the exchange, near the leaves.
+            if count_pruning
+                && (capture || gives_check)
+                && !pv_node
+                && !in_check
+                && searched > 0
+                && best > -MATE_BOUND
+                && depth <= 6
+            {
+                let loss = match mv.from() {
+                    Some(from) if capture => -see(pos, from, mv.to()),
+                    _ if lost_there(&child, mv.to()) => value(role),
+                    _ => 0,
+                };
+                if loss > 90 * depth {
                     continue;
                 }
             }
