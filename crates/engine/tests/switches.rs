@@ -26,7 +26,7 @@ fn nodes_to_depth_in(fen: &str, config: SearchConfig, depth: u32) -> u64 {
 #[test]
 fn each_switch_is_named_and_is_guard_with_that_switch_alone() {
     type Off = fn(&mut SearchConfig);
-    let switches: [(&str, Off); 8] = [
+    let switches: [(&str, Off); 9] = [
         ("guardlean", |c| c.lean_time = false),
         ("guardlong", |c| c.long_time = false),
         ("guardcont", |c| c.cont_history = false),
@@ -35,6 +35,7 @@ fn each_switch_is_named_and_is_guard_with_that_switch_alone() {
         ("guardsafe", |c| c.safe_check_ext = false),
         ("guardq", |c| c.qs_evasions = false),
         ("guardcp", |c| c.count_pruning = false),
+        ("guardqt", |c| c.qs_tt = false),
     ];
     for (name, off) in switches {
         let config = SearchConfig::named(name).unwrap();
@@ -163,6 +164,25 @@ fn pruning_by_move_count_and_exchange_searches_fewer_nodes_to_the_same_depth() {
         assert!(
             counted < guard,
             "{fen}: {counted} nodes with it, {guard} without"
+        );
+    }
+}
+
+#[test]
+fn the_table_in_the_quiescence_searches_fewer_nodes_to_the_same_depth() {
+    assert_eq!(
+        SearchConfig::named("guardcpqt").unwrap(),
+        SearchConfig {
+            qs_tt: true,
+            ..SearchConfig::GUARD_COUNT
+        }
+    );
+    for fen in [MIDDLE, DROPS_BOTH] {
+        let guard = nodes_to_depth_in(fen, SearchConfig::GUARD, 7);
+        let table = nodes_to_depth_in(fen, SearchConfig::GUARD_QS_TT, 7);
+        assert!(
+            table < guard,
+            "{fen}: {table} nodes with it, {guard} without"
         );
     }
 }

@@ -216,10 +216,15 @@ fn mate_in_one_with_a_drop() {
 }
 
 /// Mates in two, with the default search and with the pruning by move count and exchange
-/// under A/B (`guardcp`), which prunes checks that give their piece away near the leaves.
+/// under A/B (`guardcp`, which prunes checks that give their piece away near the leaves, and
+/// `guardcpqt`, with the transposition table in the quiescence too).
 #[test]
 fn mate_in_two_with_drops() {
-    for config in [SearchConfig::DEFAULT, SearchConfig::GUARD_COUNT] {
+    for config in [
+        SearchConfig::DEFAULT,
+        SearchConfig::GUARD_COUNT,
+        SearchConfig::GUARD_COUNT_QS_TT,
+    ] {
         mate_in_two_with(config);
     }
 }

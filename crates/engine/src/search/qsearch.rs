@@ -9,6 +9,7 @@ use bughouse_core::{Bitboard, Move, Position, Role};
 
 use super::ordering::losing_capture;
 use super::pruning::{distance, lost_there};
+use super::tt::{from_tt, to_tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 use super::{terminal, Searcher, INF, MATE_BOUND, MAX_PLY, QS_CHAIN_PLIES, QS_CHECK_PLIES, QS_MAX};
 use crate::eval::value;
 use crate::zobrist;
@@ -35,6 +36,24 @@ impl Searcher {
         if ply >= MAX_PLY - 2 || (qply >= QS_MAX && !in_check) {
             return self.eval(pos, key);
         }
+        let use_tt = self.config.qs_tt;
+        let mut tt_move = None;
+        if use_tt {
+            if let Some(e) = self.tt.probe(key) {
+                tt_move = e.mv;
+                let s = from_tt(i32::from(e.score), ply);
+                let bound = e.flags & 3;
+                if beta - alpha == 1
+                    && (bound == BOUND_EXACT
+                        || (bound == BOUND_LOWER && s >= beta)
+                        || (bound == BOUND_UPPER && s <= alpha))
+                {
+                    return s;
+                }
+            }
+        }
+        let orig_alpha = alpha;
+        let mut best_move = None;
         let mut best = -INF;
         let mut stand = -INF;
         if !in_check {
@@ -55,6 +74,12 @@ impl Searcher {
             && (QS_CHECK_PLIES..QS_CHAIN_PLIES).contains(&qply);
         let checks = qply < QS_CHECK_PLIES || chain_checks;
         self.generate_noisy(pos, in_check, checks, &mut list);
+        if let Some(m) = tt_move {
+            // The stored move first, if it is among these.
+            if let Some(at) = list.iter().position(|&(mv, _)| mv == m) {
+                list[at].1 = i32::MAX;
+            }
+        }
         if in_check && list.is_empty() {
             self.buffers[ply] = list;
             return terminal(pos, ply);
@@ -123,6 +148,7 @@ impl Searcher {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(mv);
                     if score >= beta {
                         break;
                     }
@@ -132,6 +158,16 @@ impl Searcher {
         self.buffers[ply] = list;
         if !in_check && best == -INF {
             return stand;
+        }
+        if use_tt {
+            let bound = if best >= beta {
+                BOUND_LOWER
+            } else if best > orig_alpha {
+                BOUND_EXACT
+            } else {
+                BOUND_UPPER
+            };
+            self.tt.store(key, best_move, to_tt(best, ply), 0, bound);
         }
         best
     }
