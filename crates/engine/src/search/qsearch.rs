@@ -167,7 +167,8 @@ impl Searcher {
             } else {
                 BOUND_UPPER
             };
-            self.tt.store(key, best_move, to_tt(best, ply), 0, bound);
+            self.tt
+                .store_quiescence(key, best_move, to_tt(best, ply), bound);
         }
         best
     }

@@ -64,6 +64,17 @@ impl Tt {
         }
     }
 
+    /// Stores a result of the quiescence search (depth 0): only over an entry of depth 2 or
+    /// less, or of an older search, so that it never takes the place of a deeper result of
+    /// the same position or of another.
+    #[inline]
+    pub(super) fn store_quiescence(&mut self, key: u64, mv: Option<Move>, score: i32, bound: u8) {
+        let slot = &self.entries[(key as usize) & self.mask];
+        if slot.depth <= 2 || slot.flags >> 2 != self.generation {
+            self.store(key, mv, score, 0, bound);
+        }
+    }
+
     pub(super) fn clear(&mut self) {
         self.entries.fill(Entry::default());
         self.generation = 0;
