@@ -198,6 +198,23 @@ fn race_sits_down_to_half_a_second_when_mated_whatever_it_does() {
 }
 
 #[test]
+fn the_low_floor_sits_down_to_a_third_of_a_second_when_mated_whatever_it_does() {
+    let a = "7k/6pp/8/2b5/5n2/6p1/PP6/R6K[q] w - - 0 1";
+    let mut m = setup(a, QUIET_B, 20, 30);
+    m.set_remaining(US, Duration::from_millis(400));
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    bot.set_search_config(SearchConfig::RACE);
+    assert_moves(&m, &decide(&m, &mut bot));
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    bot.set_search_config(SearchConfig::GUARD_FLOOR);
+    assert_eq!(decide(&m, &mut bot).action, Action::Sit);
+    m.set_remaining(US, Duration::from_millis(250));
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    bot.set_search_config(SearchConfig::GUARD_FLOOR);
+    assert_moves(&m, &decide(&m, &mut bot));
+}
+
+#[test]
 fn race_asks_the_partner_to_sit_while_it_mates_by_force() {
     // N@f7 mates at once: the partner (Black on B, to move) is told to sit, as
     // Fairy-Stockfish tells its partner; the default bot says nothing of it.

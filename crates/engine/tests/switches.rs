@@ -26,7 +26,7 @@ fn nodes_to_depth_in(fen: &str, config: SearchConfig, depth: u32) -> u64 {
 #[test]
 fn each_switch_is_named_and_is_guard_with_that_switch_alone() {
     type Off = fn(&mut SearchConfig);
-    let switches: [(&str, Off); 9] = [
+    let switches: [(&str, Off); 10] = [
         ("guardlean", |c| c.lean_time = false),
         ("guardlong", |c| c.long_time = false),
         ("guardcont", |c| c.cont_history = false),
@@ -36,6 +36,7 @@ fn each_switch_is_named_and_is_guard_with_that_switch_alone() {
         ("guardq", |c| c.qs_evasions = false),
         ("guardcp", |c| c.count_pruning = false),
         ("guardqt", |c| c.qs_tt = false),
+        ("guardfloor", |c| c.low_floor = false),
     ];
     for (name, off) in switches {
         let config = SearchConfig::named(name).unwrap();

@@ -27,6 +27,9 @@ const RACE_OPENING_MOVES: u32 = 8;
 /// With [`crate::SearchConfig::race`], a bot mated whatever it does sits until this much time
 /// is left.
 const RACE_DESPERATE_FLOOR: Duration = Duration::from_millis(500);
+/// With [`crate::SearchConfig::low_floor`], a bot mated whatever it does sits until this much
+/// time is left.
+const LOW_DESPERATE_FLOOR: Duration = Duration::from_millis(300);
 
 impl TeamBot {
     /// How long to think now for this seat (from both boards' clocks); `now` is match time.
@@ -111,7 +114,9 @@ impl TeamBot {
     /// A bot mated whatever it does sits until it has this much time left.
     pub(super) fn desperate_floor(&self) -> Duration {
         let config = self.searcher.config();
-        if config.race {
+        if config.low_floor {
+            LOW_DESPERATE_FLOOR
+        } else if config.race {
             RACE_DESPERATE_FLOOR
         } else if config.team_clock {
             DESPERATE_FLOOR / 2
