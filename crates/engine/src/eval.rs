@@ -11,7 +11,7 @@
 //! - **Pawns** close to promotion (the 6th and 7th ranks).
 //! - **Tempo**: the side to move has the initiative, which counts for a lot with drops.
 
-use bughouse_core::{attacks, Bitboard, Color, Position, Rank, Role, Square};
+use bughouse_core::{attacks, Bitboard, Color, Position, Rank, Role, Square, RESERVE_ROLES};
 
 use crate::params::EvalParams;
 
@@ -250,16 +250,7 @@ fn safe_checks(
     // Pawns are not dropped on the first and last ranks.
     let back_ranks = Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth);
     let mut danger = 0;
-    for (ri, role) in [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (ri, role) in RESERVE_ROLES.into_iter().enumerate() {
         let mut reach = theirs.by_role[ri];
         if ri == 0 {
             // A pawn's attack is a move only onto one of our pieces.

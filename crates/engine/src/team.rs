@@ -18,7 +18,7 @@
 
 use std::time::{Duration, Instant};
 
-use bughouse_core::{Color, Match, Move, Position, Role, Seat};
+use bughouse_core::{Color, Match, Move, Position, Role, Seat, RESERVE_ROLES};
 
 use crate::eval::{see, value};
 use crate::level::Level;
@@ -195,15 +195,9 @@ impl TeamBot {
 
         if pos.legal_moves().is_empty() {
             // Waiting (F3.7): ask for a piece that could be dropped.
-            if let Some(role) = [
-                Role::Pawn,
-                Role::Knight,
-                Role::Bishop,
-                Role::Rook,
-                Role::Queen,
-            ]
-            .into_iter()
-            .find(|&r| pos.potential_drop_squares(r).any())
+            if let Some(role) = RESERVE_ROLES
+                .into_iter()
+                .find(|&r| pos.potential_drop_squares(r).any())
             {
                 talk.push(Talk::Need(role));
             }

@@ -6,7 +6,7 @@
 use bughouse_core::{Move, Position, Role};
 
 use super::pruning::{distance, lost_there};
-use super::tt::{from_tt, to_tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
+use super::tt::{bound, from_tt, to_tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 use super::{ordering, terminal, Searcher, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::{see, value};
 use crate::zobrist;
@@ -311,13 +311,7 @@ impl Searcher {
             // Everything was pruned (cannot happen: the first move is always searched).
             return static_eval;
         }
-        let bound = if best >= beta {
-            BOUND_LOWER
-        } else if best > orig_alpha {
-            BOUND_EXACT
-        } else {
-            BOUND_UPPER
-        };
+        let bound = bound(best, orig_alpha, beta);
         self.tt
             .store(key, best_move, to_tt(best, ply), depth, bound);
         best

@@ -9,7 +9,7 @@ use bughouse_core::{Bitboard, Move, Position, Role};
 
 use super::ordering::losing_capture;
 use super::pruning::{distance, lost_there};
-use super::tt::{from_tt, to_tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
+use super::tt::{bound, from_tt, to_tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 use super::{terminal, Searcher, INF, MATE_BOUND, MAX_PLY, QS_CHAIN_PLIES, QS_CHECK_PLIES, QS_MAX};
 use crate::eval::value;
 use crate::zobrist;
@@ -160,13 +160,7 @@ impl Searcher {
             return stand;
         }
         if use_tt {
-            let bound = if best >= beta {
-                BOUND_LOWER
-            } else if best > orig_alpha {
-                BOUND_EXACT
-            } else {
-                BOUND_UPPER
-            };
+            let bound = bound(best, orig_alpha, beta);
             self.tt
                 .store_quiescence(key, best_move, to_tt(best, ply), bound);
         }

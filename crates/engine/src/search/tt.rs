@@ -19,6 +19,19 @@ pub(super) const BOUND_EXACT: u8 = 1;
 pub(super) const BOUND_LOWER: u8 = 2;
 pub(super) const BOUND_UPPER: u8 = 3;
 
+/// The bound a search result `best` is, for a node searched with `alpha` (before it rose) and
+/// `beta`.
+#[inline]
+pub(super) fn bound(best: i32, alpha: i32, beta: i32) -> u8 {
+    if best >= beta {
+        BOUND_LOWER
+    } else if best > alpha {
+        BOUND_EXACT
+    } else {
+        BOUND_UPPER
+    }
+}
+
 /// The transposition table: one entry per slot, replaced by deeper or newer results.
 pub(super) struct Tt {
     entries: Vec<Entry>,
