@@ -6,7 +6,7 @@
 use bughouse_core::{Move, Position, Role};
 
 use super::pruning::{distance, lost_there};
-use super::tt::{bound, from_tt, to_tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
+use super::tt::{bound, to_tt};
 use super::{ordering, terminal, Searcher, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::{see, value};
 use crate::zobrist;
@@ -49,12 +49,7 @@ impl Searcher {
         let tt_move = entry.and_then(|e| e.mv);
         if let Some(e) = entry {
             if !pv_node && i32::from(e.depth) >= depth {
-                let s = from_tt(i32::from(e.score), ply);
-                let bound = e.flags & 3;
-                if bound == BOUND_EXACT
-                    || (bound == BOUND_LOWER && s >= beta)
-                    || (bound == BOUND_UPPER && s <= alpha)
-                {
+                if let Some(s) = e.cutoff(ply, alpha, beta) {
                     return s;
                 }
             }
@@ -63,9 +58,10 @@ impl Searcher {
         let in_check = pos.is_check();
         let static_eval = if in_check { -INF } else { self.eval(pos, key) };
         self.evals[ply] = static_eval;
-        // Improving: better than two plies before (or no evaluation there, in check).
-        let improving = ply < 2 || self.evals[ply - 2] == -INF || static_eval > self.evals[ply - 2];
         let count_pruning = self.config.count_pruning && ply > 0;
+        // Improving: better than two plies before (or no evaluation there, in check).
+        let improving = count_pruning
+            && (ply < 2 || self.evals[ply - 2] == -INF || static_eval > self.evals[ply - 2]);
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility pruning.

@@ -9,7 +9,7 @@ use bughouse_core::{Bitboard, Move, Position, Role};
 
 use super::ordering::losing_capture;
 use super::pruning::{distance, lost_there};
-use super::tt::{bound, from_tt, to_tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
+use super::tt::{bound, to_tt};
 use super::{terminal, Searcher, INF, MATE_BOUND, MAX_PLY, QS_CHAIN_PLIES, QS_CHECK_PLIES, QS_MAX};
 use crate::eval::value;
 use crate::zobrist;
@@ -41,13 +41,7 @@ impl Searcher {
         if use_tt {
             if let Some(e) = self.tt.probe(key) {
                 tt_move = e.mv;
-                let s = from_tt(i32::from(e.score), ply);
-                let bound = e.flags & 3;
-                if beta - alpha == 1
-                    && (bound == BOUND_EXACT
-                        || (bound == BOUND_LOWER && s >= beta)
-                        || (bound == BOUND_UPPER && s <= alpha))
-                {
+                if let Some(s) = e.cutoff(ply, alpha, beta).filter(|_| beta - alpha == 1) {
                     return s;
                 }
             }

@@ -19,6 +19,20 @@ pub(super) const BOUND_EXACT: u8 = 1;
 pub(super) const BOUND_LOWER: u8 = 2;
 pub(super) const BOUND_UPPER: u8 = 3;
 
+impl Entry {
+    /// The stored score, when its bound settles a node at `ply` searched with `alpha` and
+    /// `beta`: exact, a lower bound at or above beta, or an upper bound at or below alpha.
+    #[inline]
+    pub(super) fn cutoff(&self, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+        let s = from_tt(i32::from(self.score), ply);
+        let bound = self.flags & 3;
+        (bound == BOUND_EXACT
+            || (bound == BOUND_LOWER && s >= beta)
+            || (bound == BOUND_UPPER && s <= alpha))
+            .then_some(s)
+    }
+}
+
 /// The bound a search result `best` is, for a node searched with `alpha` (before it rose) and
 /// `beta`.
 #[inline]
