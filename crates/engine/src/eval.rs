@@ -50,9 +50,8 @@ fn centre_bonus(sq: Square) -> i32 {
 struct Side {
     material: i32,
     positional: i32,
-    /// Squares attacked by the pieces other than the king.
+    /// Squares attacked by the pieces other than the king (all of `by_role`, once gathered).
     attacks: Bitboard,
-    pawn_attacks: Bitboard,
     /// Squares attacked by the pieces of each role, pawn to queen (pawns: their captures).
     by_role: [Bitboard; 5],
     /// Attack units against the enemy king's ring.
@@ -118,7 +117,6 @@ fn gather(pos: &Position, p: &EvalParams, kings: [Square; 2]) -> [Side; 2] {
             }
             s.positional += bonus;
             let att = attacks::pawn_attacks(color, sq);
-            s.pawn_attacks |= att;
             s.by_role[0] |= att;
             let hit = (att & enemy_ring).count() as i32;
             if hit > 0 {
@@ -136,7 +134,6 @@ fn gather(pos: &Position, p: &EvalParams, kings: [Square; 2]) -> [Side; 2] {
                     Role::Rook => attacks::rook_attacks(sq, occ),
                     _ => attacks::queen_attacks(sq, occ),
                 };
-                s.attacks |= att;
                 s.by_role[ri] |= att;
                 s.positional += p.mobility[ri - 1] * (att & !ours).count() as i32;
                 if role == Role::Knight {
@@ -149,7 +146,7 @@ fn gather(pos: &Position, p: &EvalParams, kings: [Square; 2]) -> [Side; 2] {
                 }
             }
         }
-        s.attacks |= s.pawn_attacks;
+        s.attacks = s.by_role.iter().fold(Bitboard::EMPTY, |all, &a| all | a);
     }
     sides
 }
@@ -182,7 +179,7 @@ fn king_danger(
     danger += (enemy_controlled.count() as i32) * (p.danger_controlled + drop_weight / 2);
     // Knight checks by drop: with a knight in hand, or one that may still come from the
     // enemy's partner (in bughouse a knight can arrive at any time).
-    let checks = (attacks::knight_attacks(king) & !occ & !ours.pawn_attacks).count() as i32;
+    let checks = (attacks::knight_attacks(king) & !occ & !ours.by_role[0]).count() as i32;
     if enemy_reserve.count(Role::Knight) > 0 {
         danger += p.danger_knight_in_hand * checks;
     } else if pos.rules().sets() == 2 {
