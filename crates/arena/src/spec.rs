@@ -174,7 +174,7 @@ pub enum SpecError {
     /// An option that is not `name=value`, or one this kind of player does not take.
     #[error(
         "invalid option {0:?}: bots take eval=FILE and search={names}, UCI engines NAME=VALUE, XBoard engines none",
-        names = search_names()
+        names = SearchConfig::names()
     )]
     Option(String),
     /// `eval=FILE` that cannot be read.
@@ -227,11 +227,6 @@ pub fn fairy_stockfish_path() -> PathBuf {
     } else {
         PathBuf::from("fairy-stockfish")
     }
-}
-
-/// The search configurations' names, `base|drops|...`, for the error of a bad option.
-fn search_names() -> String {
-    SearchConfig::NAMED.map(|(name, _)| name).join("|")
 }
 
 #[cfg(test)]

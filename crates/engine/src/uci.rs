@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use crate::{mate_in, Limits, SearchInfo, SearchResult, Searcher};
+use crate::{mate_in, Limits, SearchConfig, SearchInfo, SearchResult, Searcher};
 use bughouse_core::{Color, Position, Rules};
 
 /// A timed search this short runs in one piece (`stop` may wait that long).
@@ -221,6 +221,8 @@ struct Engine {
     out: Out,
     rules: Rules,
     hash: usize,
+    /// The search configuration (`setoption name Search`, a name of [`SearchConfig::NAMED`]).
+    config: SearchConfig,
     position: Position,
     /// The searcher, when no search holds it.
     searcher: Option<Searcher>,
@@ -233,10 +235,18 @@ impl Engine {
             out,
             rules: Rules::fide(),
             hash: DEFAULT_HASH,
+            config: SearchConfig::DEFAULT,
             position: Position::new(Rules::fide()),
             searcher: Some(Searcher::new(DEFAULT_HASH)),
             running: None,
         }
+    }
+
+    /// A searcher with the engine's table size and search configuration.
+    fn fresh_searcher(&self) -> Searcher {
+        let mut searcher = Searcher::new(self.hash);
+        searcher.set_config(self.config);
+        searcher
     }
 
     /// Stops a running search and waits for its `bestmove`.
@@ -248,7 +258,7 @@ impl Engine {
                 Err(_) => {
                     self.out
                         .say("info string error: the search failed; starting a fresh one");
-                    self.searcher = Some(Searcher::new(self.hash));
+                    self.searcher = Some(self.fresh_searcher());
                 }
             }
         }
@@ -284,7 +294,17 @@ impl Engine {
                     .filter(|mb| (1..=4096).contains(mb))
                     .ok_or_else(|| format!("setoption Hash: {value:?} is not 1-4096"))?;
                 self.hash = mb;
-                self.searcher = Some(Searcher::new(mb));
+                self.searcher = Some(self.fresh_searcher());
+                Ok(())
+            }
+            "search" => {
+                self.config = SearchConfig::named(&value).ok_or_else(|| {
+                    format!(
+                        "setoption Search: unknown search {value:?} ({})",
+                        SearchConfig::names()
+                    )
+                })?;
+                self.searcher = Some(self.fresh_searcher());
                 Ok(())
             }
             _ => Err(format!("setoption: unknown option {name:?}")),
@@ -307,6 +327,10 @@ impl Engine {
                 );
                 out.say(&format!(
                     "option name Hash type spin default {DEFAULT_HASH} min 1 max 4096"
+                ));
+                out.say(&format!(
+                    "option name Search type combo default default{}",
+                    SearchConfig::NAMED.map(|(name, _)| format!(" var {name}")).concat()
                 ));
                 out.say("uciok");
                 Ok(())

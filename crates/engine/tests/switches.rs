@@ -26,7 +26,7 @@ fn nodes_to_depth_in(fen: &str, config: SearchConfig, depth: u32) -> u64 {
 #[test]
 fn each_switch_is_named_and_is_guard_with_that_switch_alone() {
     type Off = fn(&mut SearchConfig);
-    let switches: [(&str, Off); 10] = [
+    let switches: [(&str, Off); 11] = [
         ("guardlean", |c| c.lean_time = false),
         ("guardlong", |c| c.long_time = false),
         ("guardcont", |c| c.cont_history = false),
@@ -37,6 +37,7 @@ fn each_switch_is_named_and_is_guard_with_that_switch_alone() {
         ("guardcp", |c| c.count_pruning = false),
         ("guardqt", |c| c.qs_tt = false),
         ("guardfloor", |c| c.low_floor = false),
+        ("guardev", |c| c.evasion_pruning = false),
     ];
     for (name, off) in switches {
         let config = SearchConfig::named(name).unwrap();

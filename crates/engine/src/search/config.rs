@@ -126,6 +126,16 @@ pub struct SearchConfig {
     /// 98 losses of `guard` came after such a sit (median 4.2 s long, from 6.3 s on the clock,
     /// followed by at most three moves), with two seconds still on the mated bot's clock.
     pub low_floor: bool,
+    /// Evasions pruned and reduced as Stockfish does (its move-count and exchange pruning and
+    /// its late-move reductions do not stop at a node in check): at a node in check (not on
+    /// the principal variation), once an evasion keeps the king out of mate, a quiet evasion
+    /// other than a king move whose piece is simply lost where it lands (a blocking drop the
+    /// checker takes) is pruned near the leaves, and the later quiet evasions are reduced
+    /// like quiet moves. With a reserve every square between the king and a distant checker
+    /// takes a drop of every piece in hand, and each of those evasions was searched to full
+    /// depth while the check before it was extended: a chain of checks cost a ply of depth
+    /// per two plies of moves with a hundred evasions between.
+    pub evasion_pruning: bool,
 }
 
 impl SearchConfig {
@@ -151,6 +161,7 @@ impl SearchConfig {
         count_pruning: false,
         qs_tt: false,
         low_floor: false,
+        evasion_pruning: false,
     };
     /// Drop-aware pruning without the stronger reductions.
     pub const DROPS: SearchConfig = SearchConfig {
@@ -280,6 +291,11 @@ impl SearchConfig {
         low_floor: true,
         ..SearchConfig::GUARD
     };
+    /// `guard` pruning and reducing evasions (`evasion_pruning`).
+    pub const GUARD_EVASIONS: SearchConfig = SearchConfig {
+        evasion_pruning: true,
+        ..SearchConfig::GUARD
+    };
     /// `race` with the board play of `guard`.
     pub const RACE_GUARD: SearchConfig = SearchConfig {
         check_chains: true,
@@ -293,7 +309,7 @@ impl SearchConfig {
     pub const DEFAULT: SearchConfig = SearchConfig::GUARD;
 
     /// Every configuration with a name, as the arena's `bot?search=NAME` reads it.
-    pub const NAMED: [(&'static str, SearchConfig); 26] = [
+    pub const NAMED: [(&'static str, SearchConfig); 27] = [
         ("base", SearchConfig::BASE),
         ("drops", SearchConfig::DROPS),
         ("clock", SearchConfig::CLOCK),
@@ -318,9 +334,15 @@ impl SearchConfig {
         ("guardqt", SearchConfig::GUARD_QS_TT),
         ("guardcpqt", SearchConfig::GUARD_COUNT_QS_TT),
         ("guardfloor", SearchConfig::GUARD_FLOOR),
+        ("guardev", SearchConfig::GUARD_EVASIONS),
         ("raceguard", SearchConfig::RACE_GUARD),
         ("default", SearchConfig::DEFAULT),
     ];
+
+    /// The names of [`SearchConfig::NAMED`], `base|drops|...`, for the error of a bad name.
+    pub fn names() -> String {
+        SearchConfig::NAMED.map(|(name, _)| name).join("|")
+    }
 
     /// The configuration of a name in [`SearchConfig::NAMED`].
     pub fn named(name: &str) -> Option<SearchConfig> {

@@ -182,6 +182,22 @@ impl Searcher {
                     }
                 }
             }
+            // Evasions: once the king is out of mate, a blocking move or drop that loses its
+            // piece, near the leaves.
+            let king_move = role == Role::King;
+            if self.config.evasion_pruning
+                && in_check
+                && quiet
+                && !king_move
+                && !pv_node
+                && searched > 0
+                && best > -MATE_BOUND
+                && depth <= 4
+                && !gives_check
+                && lost_there(&child, mv.to())
+            {
+                continue;
+            }
             // Captures and checks that lose material in the exchange, near the leaves.
             if count_pruning
                 && (capture || gives_check)
@@ -221,7 +237,13 @@ impl Searcher {
                 } else {
                     2
                 };
-                if depth >= 3 && quiet && !in_check && !gives_check && searched >= first_reduced {
+                let evasion = self.config.evasion_pruning && in_check && !king_move;
+                if depth >= 3
+                    && quiet
+                    && (!in_check || evasion)
+                    && !gives_check
+                    && searched >= first_reduced
+                {
                     r = i32::from(self.lmr[(depth as usize).min(63)][searched.min(63)]);
                     if pv_node {
                         r -= 1;
