@@ -330,7 +330,9 @@ impl Engine {
                 ));
                 out.say(&format!(
                     "option name Search type combo default default{}",
-                    SearchConfig::NAMED.map(|(name, _)| format!(" var {name}")).concat()
+                    SearchConfig::NAMED
+                        .map(|(name, _)| format!(" var {name}"))
+                        .concat()
                 ));
                 out.say("uciok");
                 Ok(())

@@ -129,3 +129,42 @@ fn xboard_refuses_illegal_moves_by_name_and_answers_ping_in_order() {
         ]
     );
 }
+
+/// The nodes of the last `info` line of a UCI run.
+fn last_nodes(lines: &[String]) -> u64 {
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line");
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "nodes").expect("nodes");
+    words[at + 1].parse().expect("a number")
+}
+
+#[test]
+fn uci_search_option_picks_a_named_configuration_and_refuses_unknown_names() {
+    let go =
+        "position fen r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[Np] b KQkq - 0 1\n\
+              go depth 5\n";
+    let default = uci_run(&format!("uci\n{go}"));
+    assert!(
+        default.iter().any(
+            |l| l.starts_with("option name Search type combo default default")
+                && l.contains(" var guard ")
+                && l.contains(" var base ")
+        ),
+        "{default:?}"
+    );
+    let named_default = uci_run(&format!("setoption name Search value default\n{go}"));
+    let base = uci_run(&format!("setoption name Search value base\n{go}"));
+    assert_eq!(last_nodes(&named_default), last_nodes(&default));
+    assert_ne!(last_nodes(&base), last_nodes(&default));
+    let bad = uci_run("setoption name Search value fastest\n");
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert!(
+        bad[0]
+            .starts_with("info string error: setoption Search: unknown search \"fastest\" (base|"),
+        "{bad:?}"
+    );
+}
