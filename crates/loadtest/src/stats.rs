@@ -39,6 +39,9 @@ pub(crate) enum Report {
         steady_secs: f64,
         steady_moves: u64,
         error_codes: BTreeMap<String, u64>,
+        /// How late the worker's probe timer woke after the ramp (see [`Stats::lag`]).
+        #[serde(default)]
+        lag: Histogram,
     },
 }
 
@@ -61,6 +64,10 @@ pub(crate) struct Stats {
     /// Microseconds after the worker's start when the ramp ended; `u64::MAX` before.
     pub(crate) ramp_end_us: AtomicU64,
     pub(crate) hist: Mutex<(Histogram, Histogram, u64)>,
+    /// How late, after the ramp, a timer of the worker's runtime fired, in microseconds: the
+    /// delay the load tool itself adds to what it measures (a received move waits as long for
+    /// its task to run).
+    pub(crate) lag: Mutex<Histogram>,
     pub(crate) error_codes: Mutex<BTreeMap<String, u64>>,
 }
 

@@ -182,6 +182,7 @@ pub(super) fn run_parent(
     let mut steady_secs: f64 = 0.0;
     let mut steady_moves = 0;
     let mut codes: BTreeMap<String, u64> = BTreeMap::new();
+    let mut lag = Histogram::default();
     let mut missing = 0;
     for f in &finals {
         match f {
@@ -191,9 +192,11 @@ pub(super) fn run_parent(
                 steady_secs: secs,
                 steady_moves: sm,
                 error_codes,
+                lag: l,
                 ..
             }) => {
                 all.merge(a);
+                lag.merge(l);
                 steady.merge(s);
                 // Workers run side by side: the steady window is their common one.
                 steady_secs = if steady_secs == 0.0 {
@@ -266,6 +269,17 @@ pub(super) fn run_parent(
     };
     line(&mut text, "after ramp", &steady);
     line(&mut text, "whole run", &all);
+    if lag.count > 0 {
+        let _ = writeln!(
+            text,
+            "load tool's own delay  p50 {:.2} ms  p90 {:.2} ms  p99 {:.2} ms  max {:.2} ms  (a 10-ms timer of each worker, after ramp, {} samples)",
+            lag.quantile_ms(0.5),
+            lag.quantile_ms(0.9),
+            lag.quantile_ms(0.99),
+            lag.max_us as f64 / 1000.0,
+            lag.count
+        );
+    }
     let _ = writeln!(
         text,
         "errors                 {} from the server {:?}, {} socket, {} connect, {} create",

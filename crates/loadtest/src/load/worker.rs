@@ -91,6 +91,7 @@ pub(crate) fn run_worker(plan: Plan, emit: impl Fn(Report) + Send + 'static) {
                 start,
             )));
         }
+        tokio::spawn(probe_lag(stats.clone(), plan.clock));
         let mut tick = tokio::time::interval(Duration::from_secs(1));
         let end = tokio::time::Instant::from_std(plan.end);
         loop {
@@ -115,6 +116,7 @@ pub(crate) fn run_worker(plan: Plan, emit: impl Fn(Report) + Send + 'static) {
         } else {
             run_us.saturating_sub(ramp_end) as f64 / 1e6
         };
+        let lag = stats.lag.lock().map(|h| h.clone()).unwrap_or_default();
         let error_codes = stats
             .error_codes
             .lock()
@@ -127,7 +129,29 @@ pub(crate) fn run_worker(plan: Plan, emit: impl Fn(Report) + Send + 'static) {
             steady_secs,
             steady_moves,
             error_codes,
+            lag,
         });
     });
     runtime.shutdown_timeout(Duration::from_secs(2));
+}
+
+/// How often the lag probe sets its timer.
+const PROBE_EVERY: Duration = Duration::from_millis(10);
+
+/// Sets a timer every [`PROBE_EVERY`] and records, once the ramp is over, how much later than
+/// asked the runtime woke it: the time a ready task of this worker waits for a thread, which a
+/// move received waits too before it is timed.
+async fn probe_lag(stats: Arc<Stats>, clock: Instant) {
+    loop {
+        let asked = Instant::now() + PROBE_EVERY;
+        tokio::time::sleep_until(tokio::time::Instant::from_std(asked)).await;
+        let late = Instant::now().saturating_duration_since(asked);
+        let ramp_end = stats.ramp_end_us.load(Ordering::Relaxed);
+        let at = u64::try_from(clock.elapsed().as_micros()).unwrap_or(u64::MAX);
+        if at >= ramp_end {
+            if let Ok(mut h) = stats.lag.lock() {
+                h.record(u64::try_from(late.as_micros()).unwrap_or(u64::MAX));
+            }
+        }
+    }
 }
