@@ -9,7 +9,9 @@ score minus that move's score, in Fairy-Stockfish's units (about 2.1 a centipawn
 counted as 3,000 and each loss capped at 1,000. Positions the oracle scores beyond ±1,500 are
 left out (decided). Prints for each player the mean loss, the share of its moves that lose
 more than 150 (a mistake) and more than 400 (a blunder), and how often it picked the
-oracle's move.
+oracle's move, and for each player after the first the mean difference of its losses from
+the first player's, paired by position, with a 95% interval. The oracle judges each move once
+per position, so players that chose the same move lose the same.
 
 PLAYER is `ours:MS[:SEARCH]` (our engine, `bughouse uci`, with a search configuration by
 name) or `fsf:MS` (Fairy-Stockfish).
@@ -170,17 +172,21 @@ def main():
                 e.restart()
             continue
         done += 1
+        # The oracle judges each move once: players that chose the same move lose the same.
+        judged = {best: top}
         for spec, ms, e in players:
             mv = moves[spec]
             if mv == best:
                 losses[spec].append(0)
                 same[spec] += 1
                 continue
-            try:
-                _, s = oracle.go(fen, a.oracle, mv)
-            except EngineDied:
-                oracle.restart()
-                s = None
+            if mv not in judged:
+                try:
+                    judged[mv] = oracle.go(fen, a.oracle, mv)[1]
+                except EngineDied:
+                    oracle.restart()
+                    judged[mv] = None
+            s = judged[mv]
             loss = 0 if s is None else max(0, min(1000, top - s))
             losses[spec].append(loss)
             if dump and loss > 150:
@@ -194,6 +200,19 @@ def main():
         n = len(ls)
         print(f"{spec:<24} {sum(ls) / n:9.1f} {sum(x > 150 for x in ls) / n:6.1%} "
               f"{sum(x > 400 for x in ls) / n:6.1%} {same[spec] / n:11.1%}")
+    # Each player against the first, paired by position: the mean difference of the losses
+    # and its 95% interval (normal approximation).
+    first = players[0][0]
+    for spec, _, _ in players[1:]:
+        d = [x - y for x, y in zip(losses[spec], losses[first])]
+        n = len(d)
+        if n < 2:
+            continue
+        mean = sum(d) / n
+        sd = (sum((x - mean) ** 2 for x in d) / (n - 1)) ** 0.5
+        half = 1.96 * sd / n ** 0.5
+        print(f"{spec} - {first}: {mean:+.1f} (95% {mean - half:+.1f} to {mean + half:+.1f}), "
+              f"{n} positions")
 
 
 main()
