@@ -4,18 +4,11 @@
 use std::process::Command;
 use std::time::Instant;
 
-/// The number after `label` on the summary line that starts with it.
+mod common;
+
+/// The whole number after `after` on the summary line that starts with `label`.
 fn figure(out: &str, label: &str, after: &str) -> u64 {
-    let line = out
-        .lines()
-        .find(|l| l.starts_with(label))
-        .unwrap_or_else(|| panic!("no line {label:?} in:\n{out}"));
-    let rest = &line[line.find(after).unwrap_or_else(|| panic!("{line}")) + after.len()..];
-    rest.trim_start()
-        .split(|c: char| !c.is_ascii_digit())
-        .next()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no number after {after:?} in {line:?}"))
+    common::figure(out, label, after) as u64
 }
 
 #[test]

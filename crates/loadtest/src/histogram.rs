@@ -69,6 +69,17 @@ impl Histogram {
         }
         self.max_us as f64 / 1000.0
     }
+
+    /// `p50 … ms  p90 … ms  p99 … ms  max … ms`, as the summary prints a distribution.
+    pub fn quantiles_text(&self) -> String {
+        format!(
+            "p50 {:.2} ms  p90 {:.2} ms  p99 {:.2} ms  max {:.2} ms",
+            self.quantile_ms(0.5),
+            self.quantile_ms(0.9),
+            self.quantile_ms(0.99),
+            self.max_us as f64 / 1000.0
+        )
+    }
 }
 
 #[cfg(test)]

@@ -40,7 +40,6 @@ pub(crate) enum Report {
         steady_moves: u64,
         error_codes: BTreeMap<String, u64>,
         /// How late the worker's probe timer woke after the ramp (see [`Stats::lag`]).
-        #[serde(default)]
         lag: Histogram,
     },
 }
@@ -110,6 +109,12 @@ impl Stats {
         if let Ok(mut codes) = self.error_codes.lock() {
             *codes.entry(code.to_owned()).or_insert(0) += 1;
         }
+    }
+
+    /// Whether `at` (from the worker's start `clock`) is after the ramp.
+    pub(crate) fn after_ramp(&self, clock: Instant, at: Instant) -> bool {
+        let at = u64::try_from(at.saturating_duration_since(clock).as_micros()).unwrap_or(u64::MAX);
+        at >= self.ramp_end_us.load(Ordering::Relaxed)
     }
 
     pub(crate) fn setup_done(&self, clock: Instant) {

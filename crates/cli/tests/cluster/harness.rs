@@ -133,6 +133,12 @@ impl Node {
         }
     }
 
+    /// The server's process id (for `loadtest --server-pid`; the cluster tests do not use it).
+    #[allow(dead_code)]
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn log_text(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }

@@ -23,6 +23,21 @@ pub fn bughouse(args: &[&str]) -> Output {
         .expect("the bughouse binary runs")
 }
 
+/// The number right after `after` on the first line of a command's summary that starts with
+/// `label` (`figure(out, "moves", "sent,")` on `moves  12 sent, 10 seen` is 10).
+pub fn figure(out: &str, label: &str, after: &str) -> f64 {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(label))
+        .unwrap_or_else(|| panic!("no line {label:?} in:\n{out}"));
+    let rest = &line[line.find(after).unwrap_or_else(|| panic!("{line}")) + after.len()..];
+    rest.trim_start()
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no number after {after:?} in {line:?}"))
+}
+
 /// Output as text.
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("output is UTF-8")

@@ -259,11 +259,8 @@ pub(super) fn run_parent(
     let line = |text: &mut String, name: &str, h: &Histogram| {
         let _ = writeln!(
             text,
-            "latency {name:<14} p50 {:.2} ms  p90 {:.2} ms  p99 {:.2} ms  max {:.2} ms  ({} moves)",
-            h.quantile_ms(0.5),
-            h.quantile_ms(0.9),
-            h.quantile_ms(0.99),
-            h.max_us as f64 / 1000.0,
+            "latency {name:<14} {}  ({} moves)",
+            h.quantiles_text(),
             h.count
         );
     };
@@ -272,11 +269,8 @@ pub(super) fn run_parent(
     if lag.count > 0 {
         let _ = writeln!(
             text,
-            "load tool's own delay  p50 {:.2} ms  p90 {:.2} ms  p99 {:.2} ms  max {:.2} ms  (a 10-ms timer of each worker, after ramp, {} samples)",
-            lag.quantile_ms(0.5),
-            lag.quantile_ms(0.9),
-            lag.quantile_ms(0.99),
-            lag.max_us as f64 / 1000.0,
+            "load tool's own delay  {}  (a 10-ms timer of each worker, after ramp, {} samples)",
+            lag.quantiles_text(),
             lag.count
         );
     }

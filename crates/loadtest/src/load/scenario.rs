@@ -304,11 +304,10 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
 /// Counts a move seen by the opponent, sent at `sent`, in the latency histograms.
 fn seen(stats: &Stats, plan: &Plan, sent: Instant, received: Instant) {
     let us = u64::try_from(received.duration_since(sent).as_micros()).unwrap_or(u64::MAX);
-    let ramp_end = stats.ramp_end_us.load(Ordering::Relaxed);
-    let at = u64::try_from(received.duration_since(plan.clock).as_micros()).unwrap_or(u64::MAX);
+    let steady = stats.after_ramp(plan.clock, received);
     if let Ok(mut h) = stats.hist.lock() {
         h.0.record(us);
-        if at >= ramp_end {
+        if steady {
             h.1.record(us);
             h.2 += 1;
         }

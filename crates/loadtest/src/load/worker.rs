@@ -145,10 +145,9 @@ async fn probe_lag(stats: Arc<Stats>, clock: Instant) {
     loop {
         let asked = Instant::now() + PROBE_EVERY;
         tokio::time::sleep_until(tokio::time::Instant::from_std(asked)).await;
-        let late = Instant::now().saturating_duration_since(asked);
-        let ramp_end = stats.ramp_end_us.load(Ordering::Relaxed);
-        let at = u64::try_from(clock.elapsed().as_micros()).unwrap_or(u64::MAX);
-        if at >= ramp_end {
+        let woke = Instant::now();
+        let late = woke.saturating_duration_since(asked);
+        if stats.after_ramp(clock, woke) {
             if let Ok(mut h) = stats.lag.lock() {
                 h.record(u64::try_from(late.as_micros()).unwrap_or(u64::MAX));
             }
