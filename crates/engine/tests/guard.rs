@@ -55,7 +55,11 @@ fn the_old_search_takes_the_queen_into_a_mate_by_two_drops() {
 #[test]
 fn check_chains_see_the_mate_and_keep_the_rook_home() {
     let pos = position(BACK_RANK);
-    for config in [SearchConfig::GUARD, SearchConfig::RACE_GUARD] {
+    for config in [
+        SearchConfig::GUARD,
+        SearchConfig::RACE_GUARD,
+        SearchConfig::GUARD_ALL,
+    ] {
         let (mv, score) = best(config, &pos, 1);
         assert_ne!(mv.to_string(), "a2a7", "{config:?}");
         assert!(score > -bughouse_engine::MATE_BOUND, "{mv} {score}");
@@ -77,7 +81,11 @@ fn the_quiescence_search_scores_the_chain_as_a_mate() {
     assert_eq!(mate_in(with), Some(2), "{with}");
     // Few quiet evasions and only safe checks keep it: the king has one evasion, and the rook
     // dropped on e1 is not lost there.
-    for config in [SearchConfig::GUARD_SI_QS, SearchConfig::GUARD_SI_QS_SAFE] {
+    for config in [
+        SearchConfig::GUARD_SI_QS,
+        SearchConfig::GUARD_SI_QS_SAFE,
+        SearchConfig::GUARD_ALL,
+    ] {
         let lean = searcher(config).quiesce(&pos);
         assert_eq!(mate_in(lean), Some(2), "{config:?}: {lean}");
     }
@@ -108,7 +116,11 @@ fn the_guarded_search_still_finds_the_drop_mates() {
         ("6rk/6pp/8/8/8/8/8/K7[N] w - - 0 1", "N@f7"),
         ("6k1/5p1p/6p1/8/8/2B5/8/K7[Q] w - - 0 1", "Q@g7"),
     ] {
-        for config in [SearchConfig::GUARD, SearchConfig::GUARD_SI_QS_SAFE] {
+        for config in [
+            SearchConfig::GUARD,
+            SearchConfig::GUARD_SI_QS_SAFE,
+            SearchConfig::GUARD_ALL,
+        ] {
             let (mv, score) = best(config, &position(fen), 3);
             assert_eq!(mv.to_string(), answer, "{fen}");
             assert_eq!(mate_in(score), Some(1), "{fen}");

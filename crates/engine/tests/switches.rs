@@ -188,3 +188,42 @@ fn the_table_in_the_quiescence_searches_fewer_nodes_to_the_same_depth() {
         );
     }
 }
+
+#[test]
+fn pruning_the_checks_that_give_their_piece_away_searches_fewer_nodes_to_the_same_depth() {
+    assert_eq!(
+        SearchConfig::named("guardx").unwrap(),
+        SearchConfig {
+            check_pruning: true,
+            ..SearchConfig::GUARD_SI_QS_SAFE
+        }
+    );
+    for fen in [MIDDLE, DROPS_BOTH] {
+        let siqs = nodes_to_depth_in(fen, SearchConfig::GUARD_SI_QS_SAFE, 7);
+        let x = nodes_to_depth_in(fen, SearchConfig::GUARD_SI_QS_CHECKS, 7);
+        assert!(x < siqs, "{fen}: {x} nodes with it, {siqs} without");
+    }
+}
+
+#[test]
+fn guardall_is_guardx_with_every_pruning_switch_and_searches_fewer_nodes() {
+    let all = SearchConfig::named("guardall").unwrap();
+    assert_eq!(
+        all,
+        SearchConfig {
+            count_pruning: true,
+            qs_tt: true,
+            deep_prune: true,
+            strong_reductions: true,
+            evasion_pruning: true,
+            ..SearchConfig::GUARD_SI_QS_CHECKS
+        }
+    );
+    // The board play against drop attacks stays.
+    assert!(all.check_chains && all.guard_king && all.order_checks);
+    for fen in [MIDDLE, DROPS_BOTH] {
+        let x = nodes_to_depth_in(fen, SearchConfig::GUARD_SI_QS_CHECKS, 7);
+        let pruned = nodes_to_depth_in(fen, all, 7);
+        assert!(pruned < x, "{fen}: {pruned} nodes with them, {x} without");
+    }
+}
