@@ -61,9 +61,7 @@ pub struct Level(u8);
 /// The scale is tied to an outside engine by matches of levels against Fairy-Stockfish 11.1 at
 /// several `Skill Level`s at `10s+0` (`crates/arena/examples/calibrate_fsf.rs`,
 /// `levels-fsf-10s.txt`; figures in docs/arena.md): on it, Fairy-Stockfish at full strength
-/// stands near levels 6 to 8. These were measured with the `guard` search; the default is
-/// `guardall` since, which goes deeper in the same nodes, so levels 5 to 8 are likely stronger
-/// than their figures until they are calibrated again.
+/// stands near levels 6 to 8.
 pub const PUBLISHED_RATINGS: [f64; 8] = [
     800.0, 1145.0, 1417.0, 1756.0, 1928.0, 2357.0, 2357.0, 2357.0,
 ];

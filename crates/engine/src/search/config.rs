@@ -331,12 +331,11 @@ impl SearchConfig {
         order_checks: true,
         ..SearchConfig::RACE
     };
-    /// The search the engine plays with: `guardall` (the board play against drop attacks of
-    /// `guard` with every pruning switch of Stockfish's kind), which reached 7.7 plies in
-    /// 50,000 nodes where `guard` reached 5.2, lost less per move by Fairy-Stockfish's judgement
-    /// and scored above `guard` against Fairy-Stockfish at 10s+0 (docs/arena.md, "Pruning as
-    /// Stockfish does: `guardall`").
-    pub const DEFAULT: SearchConfig = SearchConfig::GUARD_ALL;
+    /// The search the engine plays with: `guard` (drop-aware pruning and board play against
+    /// drop attacks), which scored above `drops` against Fairy-Stockfish at 10s+0 (docs/arena.md,
+    /// "The `guard` A/B"). `guardall` goes 2.5 plies deeper in the same nodes but was not shown
+    /// better (docs/arena.md, "Pruning as Stockfish does: `guardall`").
+    pub const DEFAULT: SearchConfig = SearchConfig::GUARD;
 
     /// Every configuration with a name, as the arena's `bot?search=NAME` reads it.
     pub const NAMED: [(&'static str, SearchConfig); 29] = [
