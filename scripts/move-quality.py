@@ -215,4 +215,5 @@ def main():
               f"{n} positions")
 
 
-main()
+if __name__ == "__main__":
+    main()
