@@ -3,9 +3,9 @@
 //! the drop-aware reductions and pruning of `SearchConfig`, check extensions, late-move
 //! reductions and the history updates of a cut-off.
 
-use bughouse_core::{Bitboard, Move, Position, Role};
+use bughouse_core::{Move, Position, Role};
 
-use super::pruning::{distance, lost_there};
+use super::pruning::{distance, hanging_check, lost_there};
 use super::tt::{bound, to_tt};
 use super::{ordering, terminal, Searcher, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::{see, value};
@@ -126,18 +126,10 @@ impl Searcher {
             let role = pos.moving_role(mv).unwrap_or(Role::Pawn);
             let mut child = pos.clone();
             child.play_unchecked(mv);
-            let mut gives_check = child.is_check();
-            // A check whose piece is simply lost where it lands, by that piece alone: with
-            // `check_pruning` it is pruned and reduced like a quiet move.
-            let unsafe_check = self.config.check_pruning
-                && gives_check
-                && quiet
-                && child.checkers() == Bitboard::from_square(mv.to())
-                && lost_there(&child, mv.to());
-            let extend = gives_check && !unsafe_check;
-            if unsafe_check {
-                gives_check = false;
-            }
+            // With `check_pruning` a quiet check that gives its piece away counts as no check:
+            // it is pruned and reduced like a quiet move, and not extended.
+            let gives_check = child.is_check()
+                && !(self.config.check_pruning && quiet && hanging_check(&child, mv.to()));
             let far_drop = self.config.drop_pruning
                 && quiet
                 && mv.is_drop()
@@ -232,7 +224,7 @@ impl Searcher {
             self.keys[ply + 1] = child_key;
             self.came_by[ply + 1] = ordering::history_index(us, role, mv.is_drop(), mv.to()) as u16;
             let ext = i32::from(
-                extend
+                gives_check
                     && ply < 2 * self.root_depth as usize
                     && !(self.config.safe_check_ext && lost_there(&child, mv.to())),
             );

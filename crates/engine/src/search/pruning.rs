@@ -1,7 +1,7 @@
 //! The tests the search's drop-aware pruning makes: whether a piece is lost where it went, how
 //! far a drop is from a king.
 
-use bughouse_core::{Position, Role, Square};
+use bughouse_core::{Bitboard, Position, Role, Square};
 
 use crate::eval::value;
 
@@ -31,6 +31,14 @@ pub(super) fn lost_there(child: &Position, to: Square) -> bool {
         .into_iter()
         .filter(|&r| r != Role::King && value(r) < mine)
         .any(|r| (attackers & b.by_role(r)).any())
+}
+
+/// Whether the move to `to` that led to `child` gives check by that piece alone (not a
+/// discovered or double check, which the king must answer whatever happens to the piece) and
+/// the piece is simply lost there (`lost_there`): a check that gives its piece away.
+#[inline]
+pub(super) fn hanging_check(child: &Position, to: Square) -> bool {
+    child.checkers() == Bitboard::from_square(to) && lost_there(child, to)
 }
 
 /// Chebyshev distance between two squares.

@@ -5,10 +5,10 @@
 //! check, the shapes of a mate under bughouse rules, whose piece is not simply lost where it
 //! lands), so a mate by a chain of checking drops is seen.
 
-use bughouse_core::{Bitboard, Move, Position, Role};
+use bughouse_core::{Move, Position, Role};
 
 use super::ordering::losing_capture;
-use super::pruning::{distance, lost_there};
+use super::pruning::{distance, hanging_check, lost_there};
 use super::tt::{bound, to_tt};
 use super::{terminal, Searcher, INF, MATE_BOUND, MAX_PLY, QS_CHAIN_PLIES, QS_CHECK_PLIES, QS_MAX};
 use crate::eval::value;
@@ -117,8 +117,7 @@ impl Searcher {
                 && !in_check
                 && !chain_checks
                 && quiet
-                && child.checkers() == Bitboard::from_square(mv.to())
-                && lost_there(&child, mv.to())
+                && hanging_check(&child, mv.to())
             {
                 // A check by the piece alone: a discovered or double check is searched even
                 // if the piece hangs, since the king must answer the other checker first.
