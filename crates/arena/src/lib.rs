@@ -30,6 +30,7 @@ pub use fen::uci_fen;
 pub use play::{Config, Played, TeamError};
 pub use report::{points, write_results};
 pub use spec::{arena_preset, fairy_stockfish_path, BotOptions, PresetError, Spec, SpecError};
+pub use uci::EngineScore;
 
 /// The variant outside engines are asked to play.
 pub const UCI_VARIANT: &str = "bughouse";

@@ -23,6 +23,39 @@ pub struct BestMove {
     pub late: bool,
 }
 
+/// An engine's score of a position, for the side to move, as its last `info ... score` said.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineScore {
+    /// `score cp N`: in the engine's own units (Fairy-Stockfish's are about 2.1 a centipawn).
+    Cp(i32),
+    /// `score mate N`: mate in N moves, negative when the side to move is mated.
+    Mate(i32),
+}
+
+impl EngineScore {
+    /// Reads the score out of an `info` line (`None` when it has none, or a bound:
+    /// `lowerbound`/`upperbound` scores are not the search's answer).
+    pub fn from_info(line: &str) -> Option<EngineScore> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() != Some(&"info") {
+            return None;
+        }
+        let at = words.iter().position(|w| *w == "score")?;
+        if words
+            .get(at + 3)
+            .is_some_and(|w| *w == "lowerbound" || *w == "upperbound")
+        {
+            return None;
+        }
+        let value: i32 = words.get(at + 2)?.parse().ok()?;
+        match *words.get(at + 1)? {
+            "cp" => Some(EngineScore::Cp(value)),
+            "mate" => Some(EngineScore::Mate(value)),
+            _ => None,
+        }
+    }
+}
+
 /// A running UCI engine. Dropping it sends `quit` and kills the process if it lingers.
 pub struct UciEngine {
     process: EngineProcess,
@@ -140,6 +173,34 @@ impl UciEngine {
         }
     }
 
+    /// Sends `position fen FEN` and `go nodes NODES` and returns the last score the engine gave
+    /// before its `bestmove` (`None` when it gave none: no legal move, or no `info` lines).
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError`] when the engine dies, or does not answer within `timeout`.
+    pub fn analyse(
+        &mut self,
+        fen: &str,
+        nodes: u64,
+        timeout: Duration,
+    ) -> Result<Option<EngineScore>, EngineError> {
+        while self.process.try_recv().is_some() {}
+        self.send(&format!("position fen {fen}"))?;
+        self.send(&format!("go nodes {nodes}"))?;
+        let deadline = Instant::now() + timeout;
+        let mut score = None;
+        loop {
+            let line = self.recv(deadline, "go nodes with bestmove")?;
+            if line.split_whitespace().next() == Some("bestmove") {
+                return Ok(score);
+            }
+            if let Some(s) = EngineScore::from_info(&line) {
+                score = Some(s);
+            }
+        }
+    }
+
     fn wait_bestmove(&mut self, deadline: Instant) -> Result<String, EngineError> {
         loop {
             let line = self.recv(deadline, "go with bestmove")?;
@@ -156,5 +217,24 @@ impl UciEngine {
 
     fn recv(&mut self, deadline: Instant, what: &'static str) -> Result<String, EngineError> {
         self.process.recv(deadline, what)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EngineScore;
+
+    #[test]
+    fn a_score_is_read_from_info_lines_and_bounds_are_not() {
+        let cp = "info depth 9 seldepth 14 multipv 1 score cp -57 nodes 10021 nps 1 pv e2e4";
+        assert_eq!(EngineScore::from_info(cp), Some(EngineScore::Cp(-57)));
+        let mate = "info depth 3 score mate -2 nodes 80 pv P@f7";
+        assert_eq!(EngineScore::from_info(mate), Some(EngineScore::Mate(-2)));
+        let bound = "info depth 12 score cp 31 lowerbound nodes 9000";
+        assert_eq!(EngineScore::from_info(bound), None);
+        assert_eq!(EngineScore::from_info("info string NNUE disabled"), None);
+        assert_eq!(EngineScore::from_info("info depth 4 score cp"), None);
+        assert_eq!(EngineScore::from_info("info depth 4 score wdl 1 2 3"), None);
+        assert_eq!(EngineScore::from_info("bestmove e2e4 score cp 5"), None);
     }
 }

@@ -6,7 +6,10 @@ use std::process::ExitCode;
 use bughouse_arena::{Config, Spec};
 use bughouse_core::{Preset, Rules, TimeControl};
 use bughouse_engine::EvalParams;
-use bughouse_tune::{fit, read_samples, samples_from_bpgn, selfplay, write_samples, Fitter};
+use bughouse_tune::{
+    fit, label, pick, read_samples, samples_from_bpgn, samples_from_pgn, selfplay, write_samples,
+    Fitter, LabelConfig,
+};
 use clap::Subcommand;
 
 /// The steps of `bughouse tune`.
@@ -19,6 +22,14 @@ pub enum TuneCommand {
         /// BPGN files of arena matches (fide rules).
         #[arg(long)]
         bpgn: Vec<PathBuf>,
+        /// Crazyhouse PGN files (single-board games; for `bughouse tune label`, which does not
+        /// use their results).
+        #[arg(long)]
+        pgn: Vec<PathBuf>,
+        /// Take the positions of both boards of every match, decided or not (for `bughouse
+        /// tune label`), not only the deciding board's.
+        #[arg(long)]
+        every_board: bool,
         /// Play this many matches of `--team1` against `--team2` now and use them too.
         #[arg(long, default_value_t = 0)]
         selfplay: u32,
@@ -38,6 +49,36 @@ pub enum TuneCommand {
         #[arg(long)]
         games_out: Option<PathBuf>,
         /// Where to write the positions.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Replace the results of a positions file by an engine's judgement: each quiet position
+    /// (those `fit` uses) gets White's expected score from a UCI engine's search of `--nodes`
+    /// nodes, `1 / (1 + 10^(-score / --scale))`. A fit to these labels teaches the evaluation
+    /// what a stronger search sees, with far less noise than match results.
+    Label {
+        /// The positions (`bughouse tune positions`).
+        #[arg(long)]
+        positions: PathBuf,
+        /// Label this many positions at most, chosen by `--seed` (each FEN once).
+        #[arg(long)]
+        count: Option<usize>,
+        /// Seed of the choice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The UCI engine (default: Fairy-Stockfish, as the arena finds it).
+        #[arg(long)]
+        engine: Option<PathBuf>,
+        /// Nodes the engine searches per position.
+        #[arg(long, default_value_t = 10_000)]
+        nodes: u64,
+        /// Engine processes at once.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// The engine's units for ten-to-one odds (400 suits Fairy-Stockfish).
+        #[arg(long, default_value_t = 400.0)]
+        scale: f64,
+        /// Where to write the labelled positions.
         #[arg(long)]
         out: PathBuf,
     },
@@ -89,6 +130,8 @@ fn command_result(command: TuneCommand) -> Result<(), String> {
     match command {
         TuneCommand::Positions {
             bpgn,
+            pgn,
+            every_board,
             selfplay: matches,
             team1,
             team2,
@@ -99,7 +142,13 @@ fn command_result(command: TuneCommand) -> Result<(), String> {
         } => {
             let mut samples = Vec::new();
             for path in &bpgn {
-                let found = samples_from_bpgn(&read(path)?, rules)
+                let found = samples_from_bpgn(&read(path)?, rules, every_board)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                eprintln!("{}: {} positions", path.display(), found.len());
+                samples.extend(found);
+            }
+            for path in &pgn {
+                let found = samples_from_pgn(&read(path)?)
                     .map_err(|e| format!("{}: {e}", path.display()))?;
                 eprintln!("{}: {} positions", path.display(), found.len());
                 samples.extend(found);
@@ -117,13 +166,58 @@ fn command_result(command: TuneCommand) -> Result<(), String> {
                 if let Some(path) = &games_out {
                     write(path, &games)?;
                 }
-                let found =
-                    samples_from_bpgn(games.as_bytes(), rules).map_err(|e| e.to_string())?;
+                let found = samples_from_bpgn(games.as_bytes(), rules, every_board)
+                    .map_err(|e| e.to_string())?;
                 eprintln!("self-play: {} positions", found.len());
                 samples.extend(found);
             }
             write(&out, &write_samples(&samples))?;
             println!("{} positions written to {}", samples.len(), out.display());
+            Ok(())
+        }
+        TuneCommand::Label {
+            positions,
+            count,
+            seed,
+            engine,
+            nodes,
+            jobs,
+            scale,
+            out,
+        } => {
+            let text = String::from_utf8_lossy(&read(&positions)?).into_owned();
+            let samples = read_samples(&text).map_err(|e| e.to_string())?;
+            let chosen = pick(&samples, count.unwrap_or(usize::MAX), seed);
+            if scale.is_nan() || scale <= 0.0 {
+                return Err("--scale must be above 0".to_owned());
+            }
+            let config = LabelConfig {
+                engine: engine.unwrap_or_else(bughouse_arena::fairy_stockfish_path),
+                nodes,
+                jobs,
+                scale,
+            };
+            eprintln!(
+                "{} positions ({} read), labelling the quiet ones with {} at {nodes} nodes",
+                chosen.len(),
+                samples.len(),
+                config.engine.display()
+            );
+            let labelled = label(&chosen, rules, &config, &|n| eprintln!("{n} labelled"))
+                .map_err(|e| e.to_string())?;
+            let mut text = format!(
+                "# bughouse tune label --positions {} --seed {seed} --engine {} --nodes {nodes} --scale {scale}\n",
+                positions.display(),
+                config.engine.display()
+            );
+            text.push_str(&write_samples(&labelled));
+            write(&out, &text)?;
+            println!(
+                "{} quiet positions of {} labelled, written to {}",
+                labelled.len(),
+                chosen.len(),
+                out.display()
+            );
             Ok(())
         }
         TuneCommand::Fit {

@@ -104,7 +104,7 @@ fn tune_refuses_bad_inputs() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("positions line 1: the result must be 0, 0.5 or 1"),
+        text(&out.stderr).contains("positions line 1: the result must be from 0 to 1"),
         "{}",
         text(&out.stderr)
     );
@@ -118,6 +118,118 @@ fn tune_refuses_bad_inputs() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("eval=/nonexistent/w.txt"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+const FAIRY_STOCKFISH: &str = "/usr/games/fairy-stockfish";
+
+/// `tune positions --pgn --every-board`, then `tune label` with the real Fairy-Stockfish, then
+/// a fit to the labels.
+#[test]
+fn tune_labels_positions_with_fairy_stockfish_and_fits_to_the_labels() {
+    if !std::path::Path::new(FAIRY_STOCKFISH).exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{FAIRY_STOCKFISH} is missing: install the Debian package fairy-stockfish"
+        );
+        eprintln!("note: {FAIRY_STOCKFISH} is not installed; skipping the labelling test");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = |name: &str| dir.path().join(name).to_str().expect("UTF-8").to_owned();
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data");
+    let out = bughouse(&[
+        "tune",
+        "positions",
+        "--pgn",
+        &format!("{data}/crazyhouse/lichess.pgn"),
+        "--bpgn",
+        &format!("{data}/bpgn/bughousedb-2020.bpgn"),
+        "--every-board",
+        "--out",
+        &path("all.txt"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = bughouse(&[
+        "tune",
+        "label",
+        "--positions",
+        &path("all.txt"),
+        "--count",
+        "120",
+        "--seed",
+        "4",
+        "--nodes",
+        "2000",
+        "--jobs",
+        "2",
+        "--out",
+        &path("labelled.txt"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("quiet positions of 120 labelled"),
+        "{}",
+        text(&out.stdout)
+    );
+    let labelled = std::fs::read_to_string(path("labelled.txt")).expect("written");
+    let mut lines = labelled.lines();
+    assert!(lines
+        .next()
+        .expect("a header")
+        .starts_with("# bughouse tune label"));
+    let results: Vec<f32> = lines
+        .map(|l| {
+            l.split_once(' ')
+                .expect("RESULT FEN")
+                .0
+                .parse()
+                .expect("a number")
+        })
+        .collect();
+    assert!(results.len() >= 20, "{labelled}");
+    assert!(results.iter().all(|r| (0.0..=1.0).contains(r)));
+    // Scores, not results: most labels are neither 0, ½ nor 1.
+    let soft = results
+        .iter()
+        .filter(|r| ![0.0, 0.5, 1.0].contains(*r))
+        .count();
+    assert!(soft * 2 > results.len(), "{labelled}");
+    let out = bughouse(&[
+        "tune",
+        "fit",
+        "--positions",
+        &path("labelled.txt"),
+        "--iterations",
+        "1",
+        "--out",
+        &path("w.txt"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("training error"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    // An engine that is not there: a clear error, exit status 2.
+    let out = bughouse(&[
+        "tune",
+        "label",
+        "--positions",
+        &path("all.txt"),
+        "--count",
+        "5",
+        "--engine",
+        "/nonexistent/engine",
+        "--out",
+        &path("none.txt"),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("labelling engine: cannot start the engine"),
         "{}",
         text(&out.stderr)
     );

@@ -1,18 +1,24 @@
-//! Positions with results, from arena games: read from BPGN records or played here.
+//! Positions with results, from arena games: read from BPGN records or played here; from
+//! crazyhouse PGN archives; and labelled with an engine's score instead of a result.
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use bughouse_arena::Config;
+use bughouse_arena::uci::UciEngine;
+use bughouse_arena::{uci_fen, Config, EngineScore, UCI_VARIANT};
 use bughouse_bpgn::{read_games, replay_bughouse};
-use bughouse_core::{BoardId, Color, EndReason, Match, Rules, Seat};
+use bughouse_core::{BoardId, Color, EndReason, Match, Position, Rules, Seat};
+use bughouse_engine::Searcher;
 
-use crate::TuneError;
+use crate::{Rng, TuneError};
 
 /// One position and the result of its match from White's side of its board.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sample {
-    /// 1 when the team with White on this board won the match, 0.5 a draw, 0 a loss.
+    /// 1 when the team with White on this board won the match, 0.5 a draw, 0 a loss; or, for
+    /// a labelled position ([`label`]), White's expected score from an engine's evaluation,
+    /// anywhere from 0 to 1.
     pub result: f32,
     /// The position (bughouse FEN of one board, reserves in brackets).
     pub fen: String,
@@ -28,12 +34,19 @@ pub const SKIP_PLIES: u32 = 6;
 /// # Errors
 ///
 /// [`TuneError::Bpgn`] for a record that does not read or replay under `rules`.
-pub fn samples_from_bpgn(text: &[u8], rules: Rules) -> Result<Vec<Sample>, TuneError> {
+/// With `every_board`, the positions of both boards of every match, decided or not, each with
+/// its match's result (0.5 for a match without one): for labelling by an engine ([`label`]),
+/// where the match result does not matter.
+pub fn samples_from_bpgn(
+    text: &[u8],
+    rules: Rules,
+    every_board: bool,
+) -> Result<Vec<Sample>, TuneError> {
     let mut out = Vec::new();
     for record in read_games(text) {
         let record = record.map_err(|e| TuneError::Bpgn(e.to_string()))?;
         let end = replay_bughouse(&record, rules).map_err(|e| TuneError::Bpgn(e.to_string()))?;
-        if end.result().is_none() {
+        if end.result().is_none() && !every_board {
             continue;
         }
         let white_points = |board: BoardId| {
@@ -42,8 +55,10 @@ pub fn samples_from_bpgn(text: &[u8], rules: Rules) -> Result<Vec<Sample>, TuneE
         };
         let results = [white_points(BoardId::A), white_points(BoardId::B)];
         let decided = [BoardId::A, BoardId::B].map(|board| {
-            end.game_end(board)
-                .is_some_and(|e| e.reason != EndReason::OtherBoard)
+            every_board
+                || end
+                    .game_end(board)
+                    .is_some_and(|e| e.reason != EndReason::OtherBoard)
         });
         // Play the recorded moves again, one millisecond apart, looking at every position.
         let mut game = Match::new(rules, end.time_control());
@@ -67,6 +82,184 @@ pub fn samples_from_bpgn(text: &[u8], rules: Rules) -> Result<Vec<Sample>, TuneE
         }
     }
     Ok(out)
+}
+
+/// The positions of every game of a crazyhouse PGN text (single-board records, as the
+/// crazyhouse archives of lichess and FICS hold them), after the first [`SKIP_PLIES`] plies,
+/// each with the game's result from White's side (0.5 when it has none), written as bughouse
+/// FENs. Crazyhouse positions are bughouse positions whose reserves filled differently: an
+/// engine's label ([`label`]) does not care where a piece in hand came from. A record that does
+/// not replay is skipped from its failing move on.
+///
+/// # Errors
+///
+/// [`TuneError::Bpgn`] for a record that does not read.
+pub fn samples_from_pgn(text: &[u8]) -> Result<Vec<Sample>, TuneError> {
+    let mut out = Vec::new();
+    for record in read_games(text) {
+        let record = record.map_err(|e| TuneError::Bpgn(e.to_string()))?;
+        if record.bughouse {
+            continue;
+        }
+        let result = match record.tag("Result") {
+            Some("1-0") => 1.0,
+            Some("0-1") => 0.0,
+            _ => 0.5,
+        };
+        let rules = Rules::crazyhouse();
+        let Ok(mut pos) = (match record.tag("FEN") {
+            Some(fen) => Position::from_fen(fen, rules),
+            None => Ok(Position::new(rules)),
+        }) else {
+            continue;
+        };
+        for (ply, rm) in record.moves.iter().enumerate() {
+            let Ok(san) = rm.san.parse::<bughouse_core::san::SanPlus>() else {
+                break;
+            };
+            let Ok(m) = san.san.to_move(&pos) else {
+                break;
+            };
+            pos.play_unchecked(m);
+            if ply as u32 >= SKIP_PLIES && !pos.legal_moves().is_empty() {
+                out.push(Sample {
+                    result,
+                    fen: pos.fen(),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Up to `count` of `samples`, chosen by `seed`, each position once (the first of its FEN).
+pub fn pick(samples: &[Sample], count: usize, seed: u64) -> Vec<Sample> {
+    let mut seen = HashSet::new();
+    let mut unique: Vec<Sample> = samples
+        .iter()
+        .filter(|s| seen.insert(s.fen.as_str()))
+        .cloned()
+        .collect();
+    Rng::new(seed).shuffle(&mut unique);
+    unique.truncate(count);
+    unique
+}
+
+/// White's expected score from an engine's score for the side to move: `1 / (1 + 10^(-cp /
+/// scale))`, a mate 1 or 0.
+pub fn expected_score(score: EngineScore, white_to_move: bool, scale: f64) -> f32 {
+    let stm = match score {
+        EngineScore::Cp(cp) => 1.0 / (1.0 + 10f64.powf(-f64::from(cp) / scale)),
+        EngineScore::Mate(n) if n > 0 => 1.0,
+        EngineScore::Mate(_) => 0.0,
+    };
+    let white = if white_to_move { stm } else { 1.0 - stm };
+    // Four decimals are plenty, and keep the positions file short.
+    ((white * 10_000.0).round() / 10_000.0) as f32
+}
+
+/// How [`label`] asks the engine.
+#[derive(Debug, Clone)]
+pub struct LabelConfig {
+    /// The UCI engine (it must offer `UCI_Variant bughouse`, as Fairy-Stockfish does).
+    pub engine: std::path::PathBuf,
+    /// `go nodes N` for each position.
+    pub nodes: u64,
+    /// Engine processes running at once, one thread each.
+    pub jobs: usize,
+    /// Engine units for ten-to-one odds in [`expected_score`] (400: Fairy-Stockfish's units,
+    /// about 2.1 a centipawn, make a pawn about 0.75).
+    pub scale: f64,
+}
+
+/// Labels the quiet positions of `samples` (those [`crate::Fitter`] would keep: not in check,
+/// and the quiescence search scores them as the static evaluation does) with White's expected
+/// score from the engine's search of `nodes` nodes ([`expected_score`]), in place of their
+/// match results: a fit to these labels teaches the evaluation what the engine's search sees.
+/// Positions the engine gives no score are left out. `progress` is called every 500 positions
+/// with the number done. The labels of a deterministic engine searching a fixed number of
+/// nodes (Fairy-Stockfish with `Threads` 1) do not depend on `jobs`.
+///
+/// # Errors
+///
+/// [`TuneError::Sample`] for a FEN that does not read under `rules`; [`TuneError::Engine`]
+/// when an engine cannot be started or fails on a position.
+pub fn label(
+    samples: &[Sample],
+    rules: Rules,
+    config: &LabelConfig,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<Sample>, TuneError> {
+    let mut searcher = Searcher::new(1);
+    let mut quiet = Vec::new();
+    for (i, s) in samples.iter().enumerate() {
+        let pos = Position::from_fen(&s.fen, rules).map_err(|e| TuneError::Sample {
+            line: i + 1,
+            message: e.to_string(),
+        })?;
+        if crate::fit::is_quiet(&pos, &mut searcher) {
+            quiet.push(pos);
+        }
+    }
+    let jobs = config.jobs.max(1);
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<Result<Vec<(usize, f32)>, TuneError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs)
+            .map(|job| {
+                let quiet = &quiet;
+                let done = &done;
+                scope.spawn(move || {
+                    let engine_error =
+                        |position: Option<&Position>, e: bughouse_arena::EngineError| {
+                            TuneError::Engine {
+                                fen: position.map(Position::fen).unwrap_or_default(),
+                                message: e.to_string(),
+                            }
+                        };
+                    let mut engine = UciEngine::start(&config.engine, UCI_VARIANT)
+                        .map_err(|e| engine_error(None, e))?;
+                    let mut out = Vec::new();
+                    for (i, pos) in quiet.iter().enumerate().skip(job).step_by(jobs) {
+                        let score = engine
+                            .analyse(&uci_fen(pos), config.nodes, Duration::from_secs(120))
+                            .map_err(|e| engine_error(Some(pos), e))?;
+                        if let Some(score) = score {
+                            let white = pos.turn() == Color::White;
+                            out.push((i, expected_score(score, white, config.scale)));
+                        }
+                        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        if n.is_multiple_of(500) {
+                            progress(n);
+                        }
+                    }
+                    Ok(out)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(TuneError::Engine {
+                        fen: String::new(),
+                        message: "a labelling thread panicked".to_owned(),
+                    })
+                })
+            })
+            .collect()
+    });
+    let mut labelled = Vec::new();
+    for r in results {
+        labelled.extend(r?);
+    }
+    labelled.sort_by_key(|&(i, _)| i);
+    Ok(labelled
+        .into_iter()
+        .map(|(i, result)| Sample {
+            result,
+            fen: quiet[i].fen(),
+        })
+        .collect())
 }
 
 /// Plays `matches` arena matches of `config` and returns them as BPGN, calling `report` with
@@ -98,7 +291,7 @@ pub fn write_samples(samples: &[Sample]) -> String {
 ///
 /// # Errors
 ///
-/// [`TuneError::Sample`] for a line without a result of 0, 0.5 or 1 and a FEN.
+/// [`TuneError::Sample`] for a line without a result from 0 to 1 and a FEN.
 pub fn read_samples(text: &str) -> Result<Vec<Sample>, TuneError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -116,8 +309,8 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, TuneError> {
         let result: f32 = result
             .parse()
             .map_err(|_| bad("the result is not a number"))?;
-        if ![0.0, 0.5, 1.0].contains(&result) {
-            return Err(bad("the result must be 0, 0.5 or 1"));
+        if !(0.0..=1.0).contains(&result) {
+            return Err(bad("the result must be from 0 to 1"));
         }
         out.push(Sample {
             result,

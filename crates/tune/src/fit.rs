@@ -67,6 +67,16 @@ fn error(set: &[(Position, f64)], params: &EvalParams, k: f64) -> f64 {
     sum / set.len() as f64
 }
 
+/// Whether a fit uses `pos`: not in check, with a legal move, and the quiescence search with
+/// the default weights scores it as the static evaluation does (within ±3,000).
+pub fn is_quiet(pos: &Position, searcher: &mut Searcher) -> bool {
+    if pos.is_check() || pos.legal_moves().is_empty() {
+        return false;
+    }
+    let stat = evaluate_with(pos, &EvalParams::DEFAULT);
+    searcher.quiesce(pos) == stat && stat.abs() <= 3000
+}
+
 impl Fitter {
     /// Keeps the quiet positions of `samples` (not in check, and the quiescence search with the
     /// default weights scores them as the static evaluation does), holds out a tenth chosen by
@@ -84,11 +94,7 @@ impl Fitter {
                 line: i + 1,
                 message: e.to_string(),
             })?;
-            if pos.is_check() || pos.legal_moves().is_empty() {
-                continue;
-            }
-            let stat = evaluate_with(&pos, &EvalParams::DEFAULT);
-            if searcher.quiesce(&pos) != stat || stat.abs() > 3000 {
+            if !is_quiet(&pos, &mut searcher) {
                 continue;
             }
             quiet.push((pos, f64::from(s.result)));

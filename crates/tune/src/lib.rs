@@ -20,7 +20,10 @@
 pub mod data;
 pub mod fit;
 
-pub use data::{read_samples, samples_from_bpgn, selfplay, write_samples, Sample};
+pub use data::{
+    expected_score, label, pick, read_samples, samples_from_bpgn, samples_from_pgn, selfplay,
+    write_samples, LabelConfig, Sample,
+};
 pub use fit::{fit, FitReport, Fitter};
 
 /// What can go wrong while tuning.
@@ -35,6 +38,14 @@ pub enum TuneError {
         /// The line (1-based).
         line: usize,
         /// What is wrong.
+        message: String,
+    },
+    /// The labelling engine failed (on this position, when it got that far).
+    #[error("labelling engine: {message}{}", if fen.is_empty() { String::new() } else { format!(" (position {fen})") })]
+    Engine {
+        /// The position it failed on (empty: before the first).
+        fen: String,
+        /// What went wrong.
         message: String,
     },
     /// Too few positions to fit anything.

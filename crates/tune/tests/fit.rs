@@ -10,7 +10,7 @@ const GAMES: &[u8] = include_bytes!("data/arena-1m.bpgn");
 
 #[test]
 fn the_fit_lowers_the_error_and_is_deterministic_for_a_seed() {
-    let samples = samples_from_bpgn(GAMES, Rules::fide()).expect("the records replay");
+    let samples = samples_from_bpgn(GAMES, Rules::fide(), false).expect("the records replay");
     assert!(samples.len() > 100, "{} positions", samples.len());
     assert!(samples.iter().all(|s| [0.0, 0.5, 1.0].contains(&s.result)));
     // Both results occur: each match has a winner, and each board has a White of each team.
