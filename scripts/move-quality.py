@@ -13,8 +13,9 @@ oracle's move, and for each player after the first the mean difference of its lo
 the first player's, paired by position, with a 95% interval. The oracle judges each move once
 per position, so players that chose the same move lose the same.
 
-PLAYER is `ours:MS[:SEARCH]` (our engine, `bughouse uci`, with a search configuration by
-name) or `fsf:MS` (Fairy-Stockfish).
+PLAYER is `ours:MS[:SEARCH[:WEIGHTS]]` (our engine, `bughouse uci`, with a search configuration
+by name, `default` for the default, and a weights file of `bughouse tune`) or `fsf:MS`
+(Fairy-Stockfish).
 
 usage: scripts/move-quality.py POSITIONS PLAYER... [--n 300] [--oracle 1000] [--seed 5]
        [--ours target/release/bughouse] [--fsf /usr/games/fairy-stockfish] [--mistakes FILE]
@@ -35,12 +36,12 @@ class EngineDied(Exception):
 
 
 class Engine:
-    def __init__(self, cmd, search=None):
-        self.cmd, self.search = cmd, search
+    def __init__(self, cmd, search=None, weights=None):
+        self.cmd, self.search, self.weights = cmd, search, weights
         self.start()
 
     def start(self):
-        cmd, search = self.cmd, self.search
+        cmd, search, weights = self.cmd, self.search, self.weights
         self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                   bufsize=1)
         self.send("uci")
@@ -48,6 +49,8 @@ class Engine:
         self.send("setoption name UCI_Variant value bughouse")
         if search:
             self.send("setoption name Search value " + search)
+        if weights:
+            self.send("setoption name EvalFile value " + weights)
         self.send("isready")
         self.wait("readyok")
 
@@ -146,9 +149,11 @@ def main():
     oracle = Engine([a.fsf])
     players = []
     for spec in a.players:
-        kind, ms, *search = spec.split(":")
+        kind, ms, *rest = spec.split(":")
         cmd = [a.ours, "uci"] if kind == "ours" else [a.fsf]
-        players.append((spec, int(ms), Engine(cmd, search[0] if search else None)))
+        search = rest[0] if rest else None
+        weights = rest[1] if len(rest) > 1 else None
+        players.append((spec, int(ms), Engine(cmd, search, weights)))
     losses = {spec: [] for spec, _, _ in players}
     same = {spec: 0 for spec, _, _ in players}
     done = 0

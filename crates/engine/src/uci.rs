@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use crate::{mate_in, Limits, SearchConfig, SearchInfo, SearchResult, Searcher};
+use crate::{mate_in, EvalParams, Limits, SearchConfig, SearchInfo, SearchResult, Searcher};
 use bughouse_core::{Color, Position, Rules};
 
 /// A timed search this short runs in one piece (`stop` may wait that long).
@@ -223,6 +223,8 @@ struct Engine {
     hash: usize,
     /// The search configuration (`setoption name Search`, a name of [`SearchConfig::NAMED`]).
     config: SearchConfig,
+    /// The evaluation weights (`setoption name EvalFile`, a weights file of `bughouse tune`).
+    params: EvalParams,
     position: Position,
     /// The searcher, when no search holds it.
     searcher: Option<Searcher>,
@@ -236,6 +238,7 @@ impl Engine {
             rules: Rules::fide(),
             hash: DEFAULT_HASH,
             config: SearchConfig::DEFAULT,
+            params: EvalParams::DEFAULT,
             position: Position::new(Rules::fide()),
             searcher: Some(Searcher::new(DEFAULT_HASH)),
             running: None,
@@ -246,6 +249,7 @@ impl Engine {
     fn fresh_searcher(&self) -> Searcher {
         let mut searcher = Searcher::new(self.hash);
         searcher.set_config(self.config);
+        searcher.set_eval_params(self.params);
         searcher
     }
 
@@ -307,6 +311,18 @@ impl Engine {
                 self.searcher = Some(self.fresh_searcher());
                 Ok(())
             }
+            "evalfile" => {
+                self.params = if value.is_empty() || value == "<empty>" {
+                    EvalParams::DEFAULT
+                } else {
+                    let text = std::fs::read_to_string(&value)
+                        .map_err(|e| format!("setoption EvalFile: cannot read {value}: {e}"))?;
+                    EvalParams::from_text(&text)
+                        .map_err(|e| format!("setoption EvalFile: {value}: {e}"))?
+                };
+                self.searcher = Some(self.fresh_searcher());
+                Ok(())
+            }
             _ => Err(format!("setoption: unknown option {name:?}")),
         }
     }
@@ -334,6 +350,7 @@ impl Engine {
                         .map(|(name, _)| format!(" var {name}"))
                         .concat()
                 ));
+                out.say("option name EvalFile type string default <empty>");
                 out.say("uciok");
                 Ok(())
             }

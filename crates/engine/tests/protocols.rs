@@ -168,3 +168,41 @@ fn uci_search_option_picks_a_named_configuration_and_refuses_unknown_names() {
         "{bad:?}"
     );
 }
+
+#[test]
+fn uci_evalfile_option_plays_with_a_weights_file_and_refuses_a_bad_one() {
+    let go =
+        "position fen r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[Np] b KQkq - 0 1\n\
+              go depth 4\n";
+    let default = uci_run(&format!("uci\n{go}"));
+    assert!(
+        default
+            .iter()
+            .any(|l| l == "option name EvalFile type string default <empty>"),
+        "{default:?}"
+    );
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let weights = dir.path().join("w.txt");
+    let mut params = bughouse_engine::EvalParams::DEFAULT;
+    params.tempo += 40;
+    params.mobility = [9, 9, 9, 9];
+    std::fs::write(&weights, params.to_text()).expect("written");
+    let tuned = uci_run(&format!(
+        "setoption name EvalFile value {}\n{go}",
+        weights.display()
+    ));
+    assert_ne!(last_nodes(&tuned), last_nodes(&default));
+    // Back to the defaults.
+    let reset = uci_run(&format!(
+        "setoption name EvalFile value {}\nsetoption name EvalFile value <empty>\n{go}",
+        weights.display()
+    ));
+    assert_eq!(last_nodes(&reset), last_nodes(&default));
+    std::fs::write(&weights, "tempo = many\n").expect("written");
+    let bad = uci_run(&format!("setoption name EvalFile value {}\n", weights.display()));
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert!(
+        bad[0].starts_with("info string error: setoption EvalFile: ") && bad[0].contains("tempo"),
+        "{bad:?}"
+    );
+}
