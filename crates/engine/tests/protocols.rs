@@ -199,7 +199,10 @@ fn uci_evalfile_option_plays_with_a_weights_file_and_refuses_a_bad_one() {
     ));
     assert_eq!(last_nodes(&reset), last_nodes(&default));
     std::fs::write(&weights, "tempo = many\n").expect("written");
-    let bad = uci_run(&format!("setoption name EvalFile value {}\n", weights.display()));
+    let bad = uci_run(&format!(
+        "setoption name EvalFile value {}\n",
+        weights.display()
+    ));
     assert_eq!(bad.len(), 1, "{bad:?}");
     assert!(
         bad[0].starts_with("info string error: setoption EvalFile: ") && bad[0].contains("tempo"),
