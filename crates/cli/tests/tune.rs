@@ -197,6 +197,26 @@ fn tune_labels_positions_with_fairy_stockfish_and_fits_to_the_labels() {
         .filter(|r| ![0.0, 0.5, 1.0].contains(*r))
         .count();
     assert!(soft * 2 > results.len(), "{labelled}");
+    // One engine instead of two: the same labels (each position searched from a fresh table).
+    let out = bughouse(&[
+        "tune",
+        "label",
+        "--positions",
+        &path("all.txt"),
+        "--count",
+        "120",
+        "--seed",
+        "4",
+        "--nodes",
+        "2000",
+        "--out",
+        &path("labelled1.txt"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read_to_string(path("labelled1.txt")).expect("written"),
+        labelled
+    );
     let out = bughouse(&[
         "tune",
         "fit",

@@ -177,8 +177,9 @@ pub struct LabelConfig {
 /// score from the engine's search of `nodes` nodes ([`expected_score`]), in place of their
 /// match results: a fit to these labels teaches the evaluation what the engine's search sees.
 /// Positions the engine gives no score are left out. `progress` is called every 500 positions
-/// with the number done. The labels of a deterministic engine searching a fixed number of
-/// nodes (Fairy-Stockfish with `Threads` 1) do not depend on `jobs`.
+/// with the number done. Each position is searched after `ucinewgame`, so the labels of a
+/// deterministic engine (Fairy-Stockfish with `Threads` 1) depend neither on the order of the
+/// positions nor on `jobs`.
 ///
 /// # Errors
 ///
@@ -220,6 +221,9 @@ pub fn label(
                         .map_err(|e| engine_error(None, e))?;
                     let mut out = Vec::new();
                     for (i, pos) in quiet.iter().enumerate().skip(job).step_by(jobs) {
+                        // A fresh table for each position: its label does not depend on the
+                        // positions searched before it, so not on `jobs` either.
+                        engine.new_game().map_err(|e| engine_error(Some(pos), e))?;
                         let score = engine
                             .analyse(&uci_fen(pos), config.nodes, Duration::from_secs(120))
                             .map_err(|e| engine_error(Some(pos), e))?;
