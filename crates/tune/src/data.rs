@@ -9,7 +9,6 @@ use bughouse_arena::uci::UciEngine;
 use bughouse_arena::{uci_fen, Config, EngineScore, UCI_VARIANT};
 use bughouse_bpgn::{read_games, replay_bughouse};
 use bughouse_core::{BoardId, Color, EndReason, Match, Position, Rules, Seat};
-use bughouse_engine::Searcher;
 
 use crate::{Rng, TuneError};
 
@@ -191,17 +190,10 @@ pub fn label(
     config: &LabelConfig,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<Sample>, TuneError> {
-    let mut searcher = Searcher::new(1);
-    let mut quiet = Vec::new();
-    for (i, s) in samples.iter().enumerate() {
-        let pos = Position::from_fen(&s.fen, rules).map_err(|e| TuneError::Sample {
-            line: i + 1,
-            message: e.to_string(),
-        })?;
-        if crate::fit::is_quiet(&pos, &mut searcher) {
-            quiet.push(pos);
-        }
-    }
+    let quiet: Vec<Position> = crate::fit::quiet_samples(samples, rules)?
+        .into_iter()
+        .map(|(pos, _)| pos)
+        .collect();
     let jobs = config.jobs.max(1);
     let done = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<Result<Vec<(usize, f32)>, TuneError>> = std::thread::scope(|scope| {

@@ -77,6 +77,29 @@ pub fn is_quiet(pos: &Position, searcher: &mut Searcher) -> bool {
     searcher.quiesce(pos) == stat && stat.abs() <= 3000
 }
 
+/// The samples whose positions are quiet ([`is_quiet`]), each with its position.
+///
+/// # Errors
+///
+/// [`TuneError::Sample`] for a FEN that does not read under `rules` (its 1-based index).
+pub(crate) fn quiet_samples(
+    samples: &[Sample],
+    rules: Rules,
+) -> Result<Vec<(Position, &Sample)>, TuneError> {
+    let mut searcher = Searcher::new(1);
+    let mut quiet = Vec::new();
+    for (i, s) in samples.iter().enumerate() {
+        let pos = Position::from_fen(&s.fen, rules).map_err(|e| TuneError::Sample {
+            line: i + 1,
+            message: e.to_string(),
+        })?;
+        if is_quiet(&pos, &mut searcher) {
+            quiet.push((pos, s));
+        }
+    }
+    Ok(quiet)
+}
+
 impl Fitter {
     /// Keeps the quiet positions of `samples` (not in check, and the quiescence search with the
     /// default weights scores them as the static evaluation does), holds out a tenth chosen by
@@ -87,18 +110,10 @@ impl Fitter {
     /// [`TuneError::Sample`] for a FEN that does not read; [`TuneError::TooFew`] with fewer than
     /// 10 quiet positions.
     pub fn new(samples: &[Sample], rules: Rules, seed: u64) -> Result<Fitter, TuneError> {
-        let mut searcher = Searcher::new(1);
-        let mut quiet = Vec::new();
-        for (i, s) in samples.iter().enumerate() {
-            let pos = Position::from_fen(&s.fen, rules).map_err(|e| TuneError::Sample {
-                line: i + 1,
-                message: e.to_string(),
-            })?;
-            if !is_quiet(&pos, &mut searcher) {
-                continue;
-            }
-            quiet.push((pos, f64::from(s.result)));
-        }
+        let mut quiet: Vec<(Position, f64)> = quiet_samples(samples, rules)?
+            .into_iter()
+            .map(|(pos, s)| (pos, f64::from(s.result)))
+            .collect();
         if quiet.len() < 10 {
             return Err(TuneError::TooFew(quiet.len()));
         }
