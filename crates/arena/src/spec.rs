@@ -110,13 +110,8 @@ impl FromStr for Spec {
                 match k.as_str() {
                     "eval" => {
                         let path = PathBuf::from(&v);
-                        let text =
-                            std::fs::read_to_string(&path).map_err(|e| SpecError::EvalFile {
-                                path: v.clone(),
-                                message: e.to_string(),
-                            })?;
                         let params =
-                            EvalParams::from_text(&text).map_err(|e| SpecError::EvalFile {
+                            EvalParams::from_file(&path).map_err(|e| SpecError::EvalFile {
                                 path: v.clone(),
                                 message: e.to_string(),
                             })?;

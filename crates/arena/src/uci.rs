@@ -151,16 +151,16 @@ impl UciEngine {
         increments: [Duration; 2],
         timeout: Duration,
     ) -> Result<BestMove, EngineError> {
-        // Anything left over from an earlier exchange (late info lines) is stale.
-        while self.process.try_recv().is_some() {}
-        self.send(&format!("position fen {fen}"))?;
-        self.send(&format!(
-            "go wtime {} btime {} winc {} binc {}",
-            clocks[0].as_millis(),
-            clocks[1].as_millis(),
-            increments[0].as_millis(),
-            increments[1].as_millis()
-        ))?;
+        self.start_search(
+            fen,
+            &format!(
+                "go wtime {} btime {} winc {} binc {}",
+                clocks[0].as_millis(),
+                clocks[1].as_millis(),
+                increments[0].as_millis(),
+                increments[1].as_millis()
+            ),
+        )?;
         let deadline = Instant::now() + timeout;
         match self.wait_bestmove(deadline) {
             Ok(token) => Ok(BestMove { token, late: false }),
@@ -185,9 +185,7 @@ impl UciEngine {
         nodes: u64,
         timeout: Duration,
     ) -> Result<Option<EngineScore>, EngineError> {
-        while self.process.try_recv().is_some() {}
-        self.send(&format!("position fen {fen}"))?;
-        self.send(&format!("go nodes {nodes}"))?;
+        self.start_search(fen, &format!("go nodes {nodes}"))?;
         let deadline = Instant::now() + timeout;
         let mut score = None;
         loop {
@@ -199,6 +197,14 @@ impl UciEngine {
                 score = Some(s);
             }
         }
+    }
+
+    /// Sends `position fen FEN` and the `go` line, after dropping anything left over from an
+    /// earlier exchange (late info lines are stale).
+    fn start_search(&mut self, fen: &str, go: &str) -> Result<(), EngineError> {
+        while self.process.try_recv().is_some() {}
+        self.send(&format!("position fen {fen}"))?;
+        self.send(go)
     }
 
     fn wait_bestmove(&mut self, deadline: Instant) -> Result<String, EngineError> {

@@ -14,6 +14,7 @@ mod writer;
 pub use otb::table_record;
 pub use reader::{latin1, read_games, Games, ReadError, Record, RecordMove};
 pub use replay::{
-    replay, replay_bughouse, replay_single, time_control_of, ReplayError, ReplayResult,
+    replay, replay_bughouse, replay_single, replay_single_each, time_control_of, ReplayError,
+    ReplayResult,
 };
 pub use writer::{format_clock, termination, write_bpgn, write_record};

@@ -175,6 +175,20 @@ pub fn replay_bughouse(record: &Record, rules: Rules) -> Result<Match, ReplayErr
 ///
 /// [`ReplayError`] naming the first move that fails.
 pub fn replay_single(record: &Record, rules: Rules) -> Result<Position, ReplayError> {
+    replay_single_each(record, rules, |_| {})
+}
+
+/// [`replay_single`], calling `each` with the position after every move (the positions before
+/// a failing move have been seen when it fails).
+///
+/// # Errors
+///
+/// [`ReplayError`] naming the first move that fails.
+pub fn replay_single_each(
+    record: &Record,
+    rules: Rules,
+    mut each: impl FnMut(&Position),
+) -> Result<Position, ReplayError> {
     let mut pos = match record.tag("FEN") {
         Some(fen) => Position::from_fen(fen, rules).map_err(|e| ReplayError {
             token: String::from("[FEN]"),
@@ -202,6 +216,7 @@ pub fn replay_single(record: &Record, rules: Rules) -> Result<Position, ReplayEr
         })?;
         pos.play_unchecked(m);
         check_suffix(rm, san.suffix, &pos)?;
+        each(&pos);
     }
     Ok(pos)
 }

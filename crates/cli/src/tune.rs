@@ -185,12 +185,12 @@ fn command_result(command: TuneCommand) -> Result<(), String> {
             scale,
             out,
         } => {
-            let text = String::from_utf8_lossy(&read(&positions)?).into_owned();
-            let samples = read_samples(&text).map_err(|e| e.to_string())?;
-            let chosen = pick(&samples, count.unwrap_or(usize::MAX), seed);
             if scale.is_nan() || scale <= 0.0 {
                 return Err("--scale must be above 0".to_owned());
             }
+            let text = String::from_utf8_lossy(&read(&positions)?).into_owned();
+            let samples = read_samples(&text).map_err(|e| e.to_string())?;
+            let chosen = pick(&samples, count.unwrap_or(usize::MAX), seed);
             let config = LabelConfig {
                 engine: engine.unwrap_or_else(bughouse_arena::fairy_stockfish_path),
                 nodes,
@@ -206,8 +206,9 @@ fn command_result(command: TuneCommand) -> Result<(), String> {
             let labelled = label(&chosen, rules, &config, &|n| eprintln!("{n} labelled"))
                 .map_err(|e| e.to_string())?;
             let mut text = format!(
-                "# bughouse tune label --positions {} --seed {seed} --engine {} --nodes {nodes} --scale {scale}\n",
+                "# bughouse tune label --positions {}{} --seed {seed} --engine {} --nodes {nodes} --scale {scale}\n",
                 positions.display(),
+                count.map(|n| format!(" --count {n}")).unwrap_or_default(),
                 config.engine.display()
             );
             text.push_str(&write_samples(&labelled));

@@ -152,22 +152,26 @@ fn tune_labels_positions_with_fairy_stockfish_and_fits_to_the_labels() {
         &path("all.txt"),
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let out = bughouse(&[
-        "tune",
-        "label",
-        "--positions",
-        &path("all.txt"),
-        "--count",
-        "120",
-        "--seed",
-        "4",
-        "--nodes",
-        "2000",
-        "--jobs",
-        "2",
-        "--out",
-        &path("labelled.txt"),
-    ]);
+    // 120 positions chosen by seed 4, 2,000 nodes each, with `jobs` engines.
+    let label = |jobs: &str, out: &str| {
+        bughouse(&[
+            "tune",
+            "label",
+            "--positions",
+            &path("all.txt"),
+            "--count",
+            "120",
+            "--seed",
+            "4",
+            "--nodes",
+            "2000",
+            "--jobs",
+            jobs,
+            "--out",
+            &path(out),
+        ])
+    };
+    let out = label("2", "labelled.txt");
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
         text(&out.stdout).contains("quiet positions of 120 labelled"),
@@ -198,20 +202,7 @@ fn tune_labels_positions_with_fairy_stockfish_and_fits_to_the_labels() {
         .count();
     assert!(soft * 2 > results.len(), "{labelled}");
     // One engine instead of two: the same labels (each position searched from a fresh table).
-    let out = bughouse(&[
-        "tune",
-        "label",
-        "--positions",
-        &path("all.txt"),
-        "--count",
-        "120",
-        "--seed",
-        "4",
-        "--nodes",
-        "2000",
-        "--out",
-        &path("labelled1.txt"),
-    ]);
+    let out = label("1", "labelled1.txt");
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(
         std::fs::read_to_string(path("labelled1.txt")).expect("written"),

@@ -40,7 +40,7 @@ mod zobrist;
 
 pub use eval::{evaluate, evaluate_with, see, BOARD_VALUE, RESERVE_VALUE};
 pub use level::{Level, ParseLevelError, PUBLISHED_DEVIATION, PUBLISHED_RATINGS};
-pub use params::{EvalParams, ParamsError, EVAL_PARAM_COUNT};
+pub use params::{EvalFileError, EvalParams, ParamsError, EVAL_PARAM_COUNT};
 pub use search::{
     mate_in, Limits, SearchConfig, SearchInfo, SearchResult, Searcher, MATE, MATE_BOUND, MAX_PLY,
 };

@@ -95,6 +95,17 @@ const GROUPS: [(&str, usize); 20] = [
 /// The number of weights.
 pub const EVAL_PARAM_COUNT: usize = 48;
 
+/// Why a weights file does not read ([`EvalParams::from_file`]).
+#[derive(Debug, thiserror::Error)]
+pub enum EvalFileError {
+    /// The file cannot be read.
+    #[error("{0}")]
+    Read(#[from] std::io::Error),
+    /// Its text is not a weights text.
+    #[error("{0}")]
+    Params(#[from] ParamsError),
+}
+
 /// Why a weights text does not read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParamsError {
@@ -242,6 +253,15 @@ impl EvalParams {
             at += n;
         }
         out
+    }
+
+    /// Reads a weights file (the text form, as `bughouse tune fit` writes it).
+    ///
+    /// # Errors
+    ///
+    /// [`EvalFileError`]: the file cannot be read, or its text does not read.
+    pub fn from_file(path: &std::path::Path) -> Result<EvalParams, EvalFileError> {
+        Ok(EvalParams::from_text(&std::fs::read_to_string(path)?)?)
     }
 
     /// Reads the text form. Groups not named keep their default values.

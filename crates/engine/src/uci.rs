@@ -315,9 +315,7 @@ impl Engine {
                 self.params = if value.is_empty() || value == "<empty>" {
                     EvalParams::DEFAULT
                 } else {
-                    let text = std::fs::read_to_string(&value)
-                        .map_err(|e| format!("setoption EvalFile: cannot read {value}: {e}"))?;
-                    EvalParams::from_text(&text)
+                    EvalParams::from_file(std::path::Path::new(&value))
                         .map_err(|e| format!("setoption EvalFile: {value}: {e}"))?
                 };
                 self.searcher = Some(self.fresh_searcher());

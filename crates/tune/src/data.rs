@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use bughouse_arena::uci::UciEngine;
 use bughouse_arena::{uci_fen, Config, EngineScore, UCI_VARIANT};
-use bughouse_bpgn::{read_games, replay_bughouse};
+use bughouse_bpgn::{read_games, replay_bughouse, replay_single_each};
 use bughouse_core::{BoardId, Color, EndReason, Match, Position, Rules, Seat};
 
 use crate::{Rng, TuneError};
@@ -105,28 +105,17 @@ pub fn samples_from_pgn(text: &[u8]) -> Result<Vec<Sample>, TuneError> {
             Some("0-1") => 0.0,
             _ => 0.5,
         };
-        let rules = Rules::crazyhouse();
-        let Ok(mut pos) = (match record.tag("FEN") {
-            Some(fen) => Position::from_fen(fen, rules),
-            None => Ok(Position::new(rules)),
-        }) else {
-            continue;
-        };
-        for (ply, rm) in record.moves.iter().enumerate() {
-            let Ok(san) = rm.san.parse::<bughouse_core::san::SanPlus>() else {
-                break;
-            };
-            let Ok(m) = san.san.to_move(&pos) else {
-                break;
-            };
-            pos.play_unchecked(m);
-            if ply as u32 >= SKIP_PLIES && !pos.legal_moves().is_empty() {
+        let mut ply = 0;
+        // A record that fails part-way has given its positions up to the failing move.
+        let _ = replay_single_each(&record, Rules::crazyhouse(), |pos| {
+            ply += 1;
+            if ply > SKIP_PLIES && !pos.legal_moves().is_empty() {
                 out.push(Sample {
                     result,
                     fen: pos.fen(),
                 });
             }
-        }
+        });
     }
     Ok(out)
 }
