@@ -194,7 +194,7 @@ async fn remote_connection(
                     return;
                 }
                 // The node holding the socket pings it and answers its pings.
-                Outgoing::Ping(_) | Outgoing::Pong(_) | Outgoing::Fail(..) => {}
+                Outgoing::Ping(_) | Outgoing::Pong(_) | Outgoing::Fail(..) | Outgoing::Raw(_) => {}
             }
         }
     });

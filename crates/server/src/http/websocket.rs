@@ -17,7 +17,7 @@ use crate::http::ws::socket::{self, Out, ReadError, Received, WriteSide, MAX_FRA
 use crate::http::ws::Upgrade;
 use crate::http::{auth, App};
 use crate::hub::AccountInfo;
-use crate::runtime::{outbox, OutReceiver, Outgoing};
+use crate::runtime::{outbox, outbox_to, OutReceiver, Outgoing};
 
 /// How often the server pings each websocket to measure its round trip.
 pub(crate) const PING_EVERY: Duration = Duration::from_secs(5);
@@ -57,8 +57,11 @@ pub(crate) async fn websocket(State(app): State<App>, headers: HeaderMap, ws: Up
 /// error; anything larger closes the connection (1009).
 pub(crate) async fn client(socket: Upgraded, app: App, account: Option<AccountInfo>) {
     let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
-    let (out_tx, out_rx) = outbox();
-    let (mut reader, writer) = socket::split(socket, MAX_CLIENT_MESSAGE * 16);
+    let (mut reader, writer, tcp) = socket::split(socket, MAX_CLIENT_MESSAGE * 16);
+    let (out_tx, out_rx) = match tcp {
+        Some(tcp) => outbox_to(tcp),
+        None => outbox(),
+    };
     let mut writer = tokio::spawn(write(writer, out_rx, app.started));
     let replies = out_tx.clone();
     // The connection belongs to the shard of the match its last `hello` named (shard 0 before
@@ -113,8 +116,10 @@ async fn write(mut socket: WriteSide, mut out_rx: OutReceiver, started: std::tim
                 None => return,
             },
             _ = ping.tick() => {
+                // Queued, not written here: a sender may be writing to the socket right now.
                 let stamp = u64::try_from(started.elapsed().as_micros()).unwrap_or(0);
-                Outgoing::Ping(stamp.to_be_bytes().to_vec())
+                out_rx.push(Outgoing::Ping(stamp.to_be_bytes().to_vec()));
+                continue;
             }
         };
         let mut next = Some(first);
@@ -122,18 +127,10 @@ async fn write(mut socket: WriteSide, mut out_rx: OutReceiver, started: std::tim
         let mut last = false;
         while let Some(out) = next {
             let frame = match out {
-                Outgoing::Text(text) => Out {
-                    opcode: Opcode::Text,
-                    payload: Bytes::from(text),
-                },
-                Outgoing::Ping(payload) => Out {
-                    opcode: Opcode::Ping,
-                    payload: payload.into(),
-                },
-                Outgoing::Pong(payload) => Out {
-                    opcode: Opcode::Pong,
-                    payload,
-                },
+                Outgoing::Text(text) => Out::frame(Opcode::Text, Bytes::from(text)),
+                Outgoing::Ping(payload) => Out::frame(Opcode::Ping, payload.into()),
+                Outgoing::Pong(payload) => Out::frame(Opcode::Pong, payload),
+                Outgoing::Raw(bytes) => Out::raw(bytes),
                 Outgoing::Close => {
                     last = true;
                     Out::close(1000, "")
@@ -157,5 +154,6 @@ async fn write(mut socket: WriteSide, mut out_rx: OutReceiver, started: std::tim
             socket.shutdown().await;
             return;
         }
+        out_rx.done();
     }
 }

@@ -209,8 +209,10 @@ pub(crate) async fn sender(
     }
 }
 
-/// Sends the messages (each serialised once) and closes.
+/// Sends the messages (each serialised once) and closes: everything for one connection with one
+/// `send_all` (a move's `ack` and `moved` to its player with one write), in order.
 pub(crate) fn send(effects: Vec<Effect>, senders: &HashMap<ConnId, OutSender>) {
+    let mut outs: Vec<(ConnId, Outgoing)> = Vec::new();
     for effect in effects {
         match effect {
             Effect::Send(to, msg) => {
@@ -221,18 +223,29 @@ pub(crate) fn send(effects: Vec<Effect>, senders: &HashMap<ConnId, OutSender>) {
                         continue;
                     }
                 };
-                for conn in to {
-                    if let Some(tx) = senders.get(&conn) {
-                        let _ = tx.send(Outgoing::Text(text.clone()));
-                    }
-                }
+                outs.extend(
+                    to.into_iter()
+                        .map(|conn| (conn, Outgoing::Text(text.clone()))),
+                );
             }
-            Effect::Close(conn) => {
-                if let Some(tx) = senders.get(&conn) {
-                    let _ = tx.send(Outgoing::Close);
-                }
-            }
+            Effect::Close(conn) => outs.push((conn, Outgoing::Close)),
             Effect::Store(_) | Effect::BotTurn(_) | Effect::Rate(_) => {}
+        }
+    }
+    // A stable sort: each connection's messages keep their order.
+    outs.sort_by_key(|(conn, _)| *conn);
+    let mut run = Vec::new();
+    let mut outs = outs.into_iter().peekable();
+    while let Some((conn, out)) = outs.next() {
+        run.push(out);
+        while let Some((_, out)) = outs.next_if(|(next, _)| *next == conn) {
+            run.push(out);
+        }
+        match senders.get(&conn) {
+            Some(tx) => {
+                let _ = tx.send_all(&mut run);
+            }
+            None => run.clear(),
         }
     }
 }

@@ -17,7 +17,7 @@ mod writer;
 
 pub(crate) use commit::*;
 pub(crate) use lobby::{lobby_feed, Lobby, PlayError};
-pub(crate) use outbox::{outbox, OutReceiver, OutSender};
+pub(crate) use outbox::{outbox, outbox_to, OutReceiver, OutSender};
 pub(crate) use shards::{ask, Shards};
 pub(crate) use thread::spawn_on_own_thread;
 pub(crate) use writer::{Pending, Writer};
@@ -57,6 +57,8 @@ pub(crate) enum Outgoing {
     Close,
     /// The client broke the websocket protocol: close with this code and reason.
     Fail(u16, String),
+    /// The rest of a frame the socket took only in part (written as is, no header).
+    Raw(bytes::Bytes),
 }
 
 pub(crate) enum Command {

@@ -5,13 +5,18 @@
 //! of its memory), and the read buffer is a few hundred bytes.
 
 use std::io::{self, IoSlice};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{ready, Context, Poll};
 
 use axum::extract::ws::Utf8Bytes;
 use bughouse_ws::{close_payload, FrameError, Header, Inbox, Message, Opcode, Role};
 use bytes::Bytes;
 use hyper::upgrade::Upgraded;
 use hyper_util::rt::TokioIo;
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadHalf, WriteHalf};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::tcp::OwnedWriteHalf;
+use tokio::net::TcpStream;
 
 pub(crate) use bughouse_ws::ReadError;
 
@@ -19,13 +24,80 @@ pub(crate) use bughouse_ws::ReadError;
 pub(crate) const MAX_FRAMES: usize = 32;
 
 /// The upgraded connection's halves.
-pub(crate) type ReadSide = Reader<ReadHalf<TokioIo<Upgraded>>>;
-pub(crate) type WriteSide = Writer<WriteHalf<TokioIo<Upgraded>>>;
+pub(crate) type ReadSide = Reader<Box<dyn AsyncRead + Send + Unpin>>;
+pub(crate) type WriteSide = Writer<Box<dyn AsyncWrite + Send + Unpin>>;
 
-/// Splits an upgraded connection; messages read are refused over `limit` bytes.
-pub(crate) fn split(upgraded: Upgraded, limit: usize) -> (ReadSide, WriteSide) {
-    let (read, write) = tokio::io::split(TokioIo::new(upgraded));
-    (Reader::new(read, limit), Writer::new(write))
+/// Splits an upgraded connection; messages read are refused over `limit` bytes. A connection
+/// that is a TCP socket (every connection `axum::serve` upgrades) also gives the socket's
+/// writing half, shared, for the outbox's direct writes ([`crate::runtime::outbox_to`]).
+pub(crate) fn split(
+    upgraded: Upgraded,
+    limit: usize,
+) -> (ReadSide, WriteSide, Option<Arc<OwnedWriteHalf>>) {
+    match hyper_util::server::conn::auto::upgrade::downcast::<TokioIo<TcpStream>>(upgraded) {
+        Ok(parts) => {
+            let (read, write) = parts.io.into_inner().into_split();
+            let write = Arc::new(write);
+            // First the bytes the HTTP server read past the handshake; a copy, since the slice
+            // would keep its whole read buffer (8 KB or more) for the connection's life.
+            let early = std::io::Cursor::new(Bytes::copy_from_slice(&parts.read_buf));
+            (
+                Reader::new(Box::new(early.chain(read)), limit),
+                Writer::new(Box::new(TcpWrite(write.clone()))),
+                Some(write),
+            )
+        }
+        Err(upgraded) => {
+            let (read, write) = tokio::io::split(TokioIo::new(upgraded));
+            (
+                Reader::new(Box::new(read), limit),
+                Writer::new(Box::new(write)),
+                None,
+            )
+        }
+    }
+}
+
+/// Writing a TCP socket whose writing half the outbox shares (the two never write at the same
+/// time). Dropping the last holder of the half shuts its side down.
+struct TcpWrite(Arc<OwnedWriteHalf>);
+
+impl AsyncWrite for TcpWrite {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        self.poll_write_vectored(cx, &[IoSlice::new(buf)])
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let tcp: &TcpStream = (*self.0).as_ref();
+        loop {
+            ready!(tcp.poll_write_ready(cx))?;
+            match tcp.try_write_vectored(bufs) {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                written => return Poll::Ready(written),
+            }
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        true
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let tcp: &TcpStream = (*self.0).as_ref();
+        Poll::Ready(socket2::SockRef::from(tcp).shutdown(std::net::Shutdown::Write))
+    }
 }
 
 /// A message from the client.
@@ -70,27 +142,41 @@ impl<R: AsyncRead + Unpin> Reader<R> {
     }
 }
 
-/// A frame to write: its kind and its payload (shared, not copied).
+/// A frame to write: its kind and its payload (shared, not copied); no kind for the rest of a
+/// frame the socket took in part, written as is.
 pub(crate) struct Out {
-    pub(crate) opcode: Opcode,
+    pub(crate) opcode: Option<Opcode>,
     pub(crate) payload: Bytes,
 }
 
 impl Out {
+    /// A whole frame.
+    pub(crate) fn frame(opcode: Opcode, payload: Bytes) -> Out {
+        Out {
+            opcode: Some(opcode),
+            payload,
+        }
+    }
+
+    /// Bytes written as they are.
+    pub(crate) fn raw(payload: Bytes) -> Out {
+        Out {
+            opcode: None,
+            payload,
+        }
+    }
+
     /// A close frame with `code` and a reason.
     pub(crate) fn close(code: u16, reason: &str) -> Out {
-        Out {
-            opcode: Opcode::Close,
-            payload: close_payload(code, reason).into(),
-        }
+        Out::frame(Opcode::Close, close_payload(code, reason).into())
     }
 }
 
 /// The writing half.
 pub(crate) struct Writer<W> {
     io: W,
-    /// The frames' headers, kept between writes (their room only).
-    headers: Vec<Header>,
+    /// The frames' headers, kept between writes (their room only); none for raw bytes.
+    headers: Vec<Option<Header>>,
 }
 
 impl<W: AsyncWrite + Unpin> Writer<W> {
@@ -108,16 +194,17 @@ impl<W: AsyncWrite + Unpin> Writer<W> {
         debug_assert!(frames.len() <= MAX_FRAMES);
         let frames = &frames[..frames.len().min(MAX_FRAMES)];
         self.headers.clear();
-        self.headers.extend(
-            frames
-                .iter()
-                .map(|out| Header::new(out.opcode, out.payload.len(), None)),
-        );
+        self.headers.extend(frames.iter().map(|out| {
+            out.opcode
+                .map(|op| Header::new(op, out.payload.len(), None))
+        }));
         let mut slices = [IoSlice::new(&[]); 2 * MAX_FRAMES];
         let mut n = 0;
         for (header, out) in self.headers.iter().zip(frames) {
-            slices[n] = IoSlice::new(header.as_bytes());
-            n += 1;
+            if let Some(header) = header {
+                slices[n] = IoSlice::new(header.as_bytes());
+                n += 1;
+            }
             if !out.payload.is_empty() {
                 slices[n] = IoSlice::new(&out.payload);
                 n += 1;
@@ -217,20 +304,16 @@ mod tests {
         let mut writer = Writer::new(&mut sink);
         writer
             .write(&[
-                Out {
-                    opcode: Opcode::Text,
-                    payload: Bytes::from_static(b"{\"t\":\"ack\"}"),
-                },
-                Out {
-                    opcode: Opcode::Ping,
-                    payload: Bytes::new(),
-                },
+                Out::frame(Opcode::Text, Bytes::from_static(b"{\"t\":\"ack\"}")),
+                Out::raw(Bytes::from_static(b"xy")),
+                Out::frame(Opcode::Ping, Bytes::new()),
                 Out::close(1009, "too large"),
             ])
             .await
             .unwrap();
         let mut expected = vec![0x81, 11];
         expected.extend_from_slice(b"{\"t\":\"ack\"}");
+        expected.extend_from_slice(b"xy");
         expected.extend_from_slice(&[0x89, 0]);
         expected.extend_from_slice(&[0x88, 11, 0x03, 0xf1]);
         expected.extend_from_slice(b"too large");
