@@ -278,10 +278,12 @@ pub async fn send(ws: &mut Ws, frame: &ClientFrame) -> Result<(), ClientError> {
 /// one, which keeps games going longer than drops would. `legal` must not be empty.
 pub fn pick(legal: &UciList, rng: &mut impl Rng) -> String {
     if rng.gen_bool(0.75) {
-        let board_moves = legal.iter().filter(|m| !m.contains('@')).count();
+        // A drop is `P@e4`: its `@` is the second character.
+        let board_move = |m: &&str| m.as_bytes().get(1) != Some(&b'@');
+        let board_moves = legal.iter().filter(board_move).count();
         if board_moves > 0 {
             let k = rng.gen_range(0..board_moves);
-            if let Some(m) = legal.iter().filter(|m| !m.contains('@')).nth(k) {
+            if let Some(m) = legal.iter().filter(board_move).nth(k) {
                 return m.to_owned();
             }
         }

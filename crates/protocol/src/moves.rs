@@ -20,6 +20,13 @@ impl UciList {
         UciList(String::with_capacity(n * 6))
     }
 
+    /// The list of moves already written one after the other, separated by single spaces (no
+    /// space at either end, none doubled: a list's own form, as a fast reader builds it).
+    pub fn from_joined(joined: String) -> UciList {
+        debug_assert!(!joined.starts_with(' ') && !joined.ends_with(' ') && !joined.contains("  "));
+        UciList(joined)
+    }
+
     /// Appends a move (anything that prints as UCI, without spaces).
     pub fn push(&mut self, mv: impl fmt::Display) {
         if !self.0.is_empty() {
