@@ -102,8 +102,10 @@ pub(crate) async fn client(socket: Upgraded, app: App, account: Option<AccountIn
 }
 
 /// The connection's writer: its queue of messages, and a ping every PING_EVERY (one task and
-/// one timer per connection for both). Whatever is queued by the time it writes goes out with
-/// one vectored write (up to WRITE_AT_ONCE bytes and MAX_FRAMES frames); the frames' payloads are the messages' shared
+/// one timer per connection for both). The queue holds only what senders could not write to
+/// the socket themselves (`runtime/outbox.rs`: the socket was full, or the writer busy).
+/// Whatever is queued by the time it writes goes out with one vectored write (up to
+/// WRITE_AT_ONCE bytes and MAX_FRAMES frames); the frames' payloads are the messages' shared
 /// bytes, not copied.
 async fn write(mut socket: WriteSide, mut out_rx: OutReceiver, started: std::time::Instant) {
     let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
