@@ -17,7 +17,7 @@ mod players;
 mod route;
 mod tournaments;
 mod websocket;
-mod ws;
+pub(crate) mod ws;
 
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;

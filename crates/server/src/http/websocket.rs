@@ -8,8 +8,6 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use bughouse_protocol::MAX_CLIENT_MESSAGE;
-use bughouse_ws::Opcode;
-use bytes::Bytes;
 use hyper::upgrade::Upgraded;
 
 use crate::http::route::{ConnRouter, Incoming};
@@ -128,20 +126,8 @@ async fn write(mut socket: WriteSide, mut out_rx: OutReceiver, started: std::tim
         let mut bytes = 0;
         let mut last = false;
         while let Some(out) = next {
-            let frame = match out {
-                Outgoing::Text(text) => Out::frame(Opcode::Text, Bytes::from(text)),
-                Outgoing::Ping(payload) => Out::frame(Opcode::Ping, payload.into()),
-                Outgoing::Pong(payload) => Out::frame(Opcode::Pong, payload),
-                Outgoing::Raw(bytes) => Out::raw(bytes),
-                Outgoing::Close => {
-                    last = true;
-                    Out::close(1000, "")
-                }
-                Outgoing::Fail(code, reason) => {
-                    last = true;
-                    Out::close(code, &reason)
-                }
-            };
+            let (frame, ends) = Out::of(&out);
+            last = ends;
             bytes += frame.payload.len();
             frames.push(frame);
             next = if last || bytes >= WRITE_AT_ONCE || frames.len() == MAX_FRAMES {

@@ -24,12 +24,13 @@ use std::io::IoSlice;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use bughouse_ws::{Header, Opcode};
+use bughouse_ws::Header;
 use bytes::Bytes;
 use tokio::net::tcp::OwnedWriteHalf;
 use tokio::sync::Notify;
 
 use super::Outgoing;
+use crate::http::ws::socket::{lay_out, Out};
 
 struct Shared {
     queue: Mutex<Queue>,
@@ -99,28 +100,34 @@ impl OutSender {
     /// Sends a message: written to the socket at once if the outbox has one, nothing is queued
     /// and the writer is idle, else queued for the writer. Fails once the receiver is gone.
     pub(crate) fn send(&self, out: Outgoing) -> Result<(), Closed> {
-        self.send_all(&mut vec![out])
+        self.deliver([out])
     }
 
-    /// Sends messages in order (emptying `outs`), those the socket takes at once with one
-    /// write, as [`OutSender::send`] does one.
+    /// Sends messages in order (emptying `outs`, whose room is kept for the caller), those the
+    /// socket takes at once with one write, as [`OutSender::send`] does one.
     pub(crate) fn send_all(&self, outs: &mut Vec<Outgoing>) -> Result<(), Closed> {
+        self.deliver(outs.drain(..))
+    }
+
+    fn deliver<O>(&self, outs: O) -> Result<(), Closed>
+    where
+        O: AsRef<[Outgoing]> + IntoIterator<Item = Outgoing>,
+    {
         {
             let mut q = lock(&self.0);
             if q.closed {
-                outs.clear();
                 return Err(Closed);
             }
             let before = q.items.len();
             let mut written = 0;
             if let Some(tcp) = &self.0.direct {
                 if before == 0 && !q.writing {
-                    let (taken, partial) = write_now(tcp, outs);
+                    let (taken, partial) = write_now(tcp, outs.as_ref());
                     written = taken;
                     q.items.extend(partial);
                 }
             }
-            q.items.extend(outs.drain(..).skip(written));
+            q.items.extend(outs.into_iter().skip(written));
             if q.items.len() == before {
                 // Everything was written: nobody to wake.
                 return Ok(());
@@ -131,48 +138,35 @@ impl OutSender {
     }
 }
 
-/// A message's frame if a sender may write it itself: text, ping and pong; a close is left for
-/// the writer, which sends it and then ends the connection.
-fn frame_of(out: &Outgoing) -> Option<(Opcode, &[u8])> {
-    match out {
-        Outgoing::Text(text) => Some((Opcode::Text, text.as_str().as_bytes())),
-        Outgoing::Ping(payload) => Some((Opcode::Ping, payload)),
-        Outgoing::Pong(payload) => Some((Opcode::Pong, payload)),
-        Outgoing::Raw(_) | Outgoing::Close | Outgoing::Fail(..) => None,
-    }
-}
-
-/// Writes the frames at the head of `outs` (up to [`DIRECT_FRAMES`], up to the first message
-/// that is not a frame of [`frame_of`]) with one non-blocking write. Returns how many messages
-/// are done with, and the rest of a frame the socket took in part, as raw bytes to queue first.
-/// A full socket, or a failing one, takes nothing: the writer meets the error and ends the
-/// connection.
+/// Writes the frames at the head of `outs` (up to [`DIRECT_FRAMES`], up to the first close,
+/// which is the writer's: it sends it and then ends the connection) with one non-blocking
+/// write. Returns how many messages are done with, and the rest of a frame the socket took in
+/// part, as raw bytes to queue first. A full socket, or a failing one, takes nothing: the
+/// writer meets the error and ends the connection.
 fn write_now(tcp: &OwnedWriteHalf, outs: &[Outgoing]) -> (usize, Option<Outgoing>) {
-    let mut headers = [Header::new(Opcode::Text, 0, None); DIRECT_FRAMES];
-    let mut payloads: [&[u8]; DIRECT_FRAMES] = [&[]; DIRECT_FRAMES];
+    let mut frames: [Out; DIRECT_FRAMES] = std::array::from_fn(|_| Out::raw(Bytes::new()));
     let mut n = 0;
     for out in outs.iter().take(DIRECT_FRAMES) {
-        let Some((opcode, payload)) = frame_of(out) else {
+        let (frame, ends) = Out::of(out);
+        if ends {
             break;
-        };
-        headers[n] = Header::new(opcode, payload.len(), None);
-        payloads[n] = payload;
+        }
+        frames[n] = frame;
         n += 1;
     }
     if n == 0 {
         return (0, None);
     }
+    let frames = &frames[..n];
+    let mut headers = [None; DIRECT_FRAMES];
     let mut slices = [IoSlice::new(&[]); 2 * DIRECT_FRAMES];
-    for i in 0..n {
-        slices[2 * i] = IoSlice::new(headers[i].as_bytes());
-        slices[2 * i + 1] = IoSlice::new(payloads[i]);
-    }
-    let Ok(mut left) = tcp.try_write_vectored(&slices[..2 * n]) else {
+    let used = lay_out(frames, &mut headers[..n], &mut slices);
+    let Ok(mut left) = tcp.try_write_vectored(&slices[..used]) else {
         return (0, None);
     };
-    for i in 0..n {
-        let header = headers[i].as_bytes();
-        let len = header.len() + payloads[i].len();
+    for (i, (header, frame)) in headers.iter().zip(frames).enumerate() {
+        let header = header.as_ref().map_or(&[][..], Header::as_bytes);
+        let len = header.len() + frame.payload.len();
         if left >= len {
             left -= len;
             continue;
@@ -183,9 +177,9 @@ fn write_now(tcp: &OwnedWriteHalf, outs: &[Outgoing]) -> (usize, Option<Outgoing
         let mut rest = Vec::with_capacity(len - left);
         if left < header.len() {
             rest.extend_from_slice(&header[left..]);
-            rest.extend_from_slice(payloads[i]);
+            rest.extend_from_slice(&frame.payload);
         } else {
-            rest.extend_from_slice(&payloads[i][left - header.len()..]);
+            rest.extend_from_slice(&frame.payload[left - header.len()..]);
         }
         return (i + 1, Some(Outgoing::Raw(Bytes::from(rest))));
     }
@@ -261,6 +255,7 @@ impl Drop for OutReceiver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bughouse_ws::Opcode;
 
     fn text(s: &'static str) -> Outgoing {
         Outgoing::Text(s.into())

@@ -18,6 +18,8 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::tcp::OwnedWriteHalf;
 use tokio::net::TcpStream;
 
+use crate::runtime::Outgoing;
+
 pub(crate) use bughouse_ws::ReadError;
 
 /// The most frames [`Writer::write`] takes at once.
@@ -166,10 +168,52 @@ impl Out {
         }
     }
 
+    /// The frame a queued message is written as (its payload shared, not copied), and whether
+    /// the connection ends after it (a close).
+    pub(crate) fn of(out: &Outgoing) -> (Out, bool) {
+        match out {
+            Outgoing::Text(text) => (Out::frame(Opcode::Text, Bytes::from(text.clone())), false),
+            Outgoing::Ping(payload) => (Out::frame(Opcode::Ping, payload.clone().into()), false),
+            Outgoing::Pong(payload) => (Out::frame(Opcode::Pong, payload.clone()), false),
+            Outgoing::Raw(bytes) => (Out::raw(bytes.clone()), false),
+            Outgoing::Close => (Out::close(1000, ""), true),
+            Outgoing::Fail(code, reason) => (Out::close(*code, reason), true),
+        }
+    }
+
     /// A close frame with `code` and a reason.
     pub(crate) fn close(code: u16, reason: &str) -> Out {
         Out::frame(Opcode::Close, close_payload(code, reason).into())
     }
+}
+
+/// Lays `frames` out for one vectored write: each frame's header (none for raw bytes, written
+/// into `headers`, one per frame) and payload, in order, into `slices` (room for two per
+/// frame). Returns the number of slices used. Shared by the writer task and the outbox's
+/// direct write.
+pub(crate) fn lay_out<'a>(
+    frames: &'a [Out],
+    headers: &'a mut [Option<Header>],
+    slices: &mut [IoSlice<'a>],
+) -> usize {
+    for (header, out) in headers.iter_mut().zip(frames) {
+        *header = out
+            .opcode
+            .map(|op| Header::new(op, out.payload.len(), None));
+    }
+    let headers: &'a [Option<Header>] = headers;
+    let mut n = 0;
+    for (header, out) in headers.iter().zip(frames) {
+        if let Some(header) = header {
+            slices[n] = IoSlice::new(header.as_bytes());
+            n += 1;
+        }
+        if !out.payload.is_empty() {
+            slices[n] = IoSlice::new(&out.payload);
+            n += 1;
+        }
+    }
+    n
 }
 
 /// The writing half.
@@ -194,22 +238,9 @@ impl<W: AsyncWrite + Unpin> Writer<W> {
         debug_assert!(frames.len() <= MAX_FRAMES);
         let frames = &frames[..frames.len().min(MAX_FRAMES)];
         self.headers.clear();
-        self.headers.extend(frames.iter().map(|out| {
-            out.opcode
-                .map(|op| Header::new(op, out.payload.len(), None))
-        }));
+        self.headers.resize(frames.len(), None);
         let mut slices = [IoSlice::new(&[]); 2 * MAX_FRAMES];
-        let mut n = 0;
-        for (header, out) in self.headers.iter().zip(frames) {
-            if let Some(header) = header {
-                slices[n] = IoSlice::new(header.as_bytes());
-                n += 1;
-            }
-            if !out.payload.is_empty() {
-                slices[n] = IoSlice::new(&out.payload);
-                n += 1;
-            }
-        }
+        let n = lay_out(frames, &mut self.headers, &mut slices);
         let mut rest = &mut slices[..n];
         while !rest.is_empty() {
             let n = self.io.write_vectored(rest).await?;
