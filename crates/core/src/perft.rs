@@ -21,10 +21,11 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.legal_moves().len() as u64,
+        // By reference: moved into an iterator, the list is copied whole (`MAX_MOVES` slots).
         _ => pos
             .legal_moves()
-            .into_iter()
-            .map(|m| {
+            .iter()
+            .map(|&m| {
                 let mut child = pos.clone();
                 child.play_unchecked(m);
                 perft(&child, depth - 1)
@@ -39,8 +40,8 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         return Vec::new();
     }
     pos.legal_moves()
-        .into_iter()
-        .map(|m| {
+        .iter()
+        .map(|&m| {
             let mut child = pos.clone();
             child.play_unchecked(m);
             (m, perft(&child, depth - 1))

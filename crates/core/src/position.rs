@@ -358,6 +358,14 @@ impl Position {
         moves
     }
 
+    /// All legal moves into `moves`, cleared first. For hot loops: returned by value
+    /// ([`Position::legal_moves`]), the list of `MAX_MOVES` slots may be copied whole on the
+    /// way out.
+    pub fn legal_moves_into(&self, moves: &mut MoveList) {
+        moves.clear();
+        self.gen_legal(moves);
+    }
+
     fn gen_legal(&self, moves: &mut MoveList) {
         let us = self.turn;
         let b = &self.board;

@@ -140,7 +140,7 @@ impl UciMove {
     ///
     /// [`IllegalUciMove`] when no legal move matches.
     pub fn to_move(&self, pos: &Position) -> Result<Move, IllegalUciMove> {
-        let found = pos.legal_moves().into_iter().find(|&m| match *self {
+        let found = pos.legal_moves().iter().copied().find(|&m| match *self {
             UciMove::Drop { role, to } => m.dropped_role() == Some(role) && m.to() == to,
             UciMove::Normal {
                 from,

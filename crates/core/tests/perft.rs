@@ -208,3 +208,29 @@ fn chess_positions_without_drops() {
         }
     }
 }
+
+/// `legal_moves_into` fills a reused list with exactly the moves of `legal_moves`, whatever it
+/// held before: checked over the first positions of the perft file and their children.
+#[test]
+fn legal_moves_into_matches_legal_moves() {
+    let mut list = bughouse_core::MoveList::new();
+    let mut positions = 0;
+    for case in read_cases().iter().take(20) {
+        let pos = Position::from_fen(&case.epd, Rules::crazyhouse()).unwrap();
+        for &mv in pos.legal_moves().iter() {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            // From the second child on, the list still holds a sibling's moves here.
+            child.legal_moves_into(&mut list);
+            assert_eq!(
+                list,
+                child.legal_moves(),
+                "{} after {}",
+                case.epd,
+                mv.uci().as_str()
+            );
+            positions += 1;
+        }
+    }
+    assert!(positions > 100, "only {positions} positions checked");
+}
