@@ -366,7 +366,23 @@ impl Position {
         self.gen_legal(moves);
     }
 
+    /// The legal board moves whose [`Move::to`] is in `board_to` (for castling that is the
+    /// rook's square) and the legal drops onto `drop_to`, into `moves`, cleared first, in the
+    /// order of [`Position::legal_moves`]. With both masks full this is
+    /// [`Position::legal_moves_into`]; narrower masks skip generating the rest, e.g. the
+    /// captures only (the enemy's pieces, the en passant square, no drops) for a quiescence
+    /// search.
+    pub fn legal_moves_to_into(&self, board_to: Bitboard, drop_to: Bitboard, moves: &mut MoveList) {
+        moves.clear();
+        self.gen_legal_to(board_to, drop_to, moves);
+    }
+
     fn gen_legal(&self, moves: &mut MoveList) {
+        self.gen_legal_to(Bitboard::FULL, Bitboard::FULL, moves);
+    }
+
+    #[inline]
+    fn gen_legal_to(&self, board_to: Bitboard, drop_to: Bitboard, moves: &mut MoveList) {
         let us = self.turn;
         let b = &self.board;
         let our = b.by_color(us);
@@ -376,22 +392,26 @@ impl Position {
         let pinned = self.pinned(king);
 
         if checkers.is_empty() {
-            let target = !our;
+            let target = !our & board_to;
             self.gen_pieces(king, target, pinned, true, moves);
             self.gen_king(king, target, moves);
-            self.gen_castling(king, moves);
-            self.gen_drops(!occ, moves);
+            if (self.castling & board_to).any() {
+                self.gen_castling_to(king, board_to, moves);
+            }
+            self.gen_drops(!occ & drop_to, moves);
         } else {
             if let Some(checker) = checkers.single_square() {
                 let block = attacks::between(king, checker);
                 // Pinned pieces can never resolve a check: the pin line and the check line
                 // meet only at the king.
-                self.gen_pieces(king, block.with(checker), pinned, false, moves);
-                self.gen_drops(block, moves);
+                self.gen_pieces(king, block.with(checker) & board_to, pinned, false, moves);
+                self.gen_drops(block & drop_to, moves);
             }
-            self.gen_king(king, !our, moves);
+            self.gen_king(king, !our & board_to, moves);
         }
-        self.gen_en_passant(king, moves);
+        if self.ep_square.is_some_and(|ep| board_to.contains(ep)) {
+            self.gen_en_passant(king, moves);
+        }
     }
 
     /// Moves of pawns, knights, bishops, rooks and queens to `target`. A pinned piece moves only
@@ -525,8 +545,13 @@ impl Position {
     }
 
     pub(crate) fn gen_castling(&self, king: Square, moves: &mut MoveList) {
+        self.gen_castling_to(king, Bitboard::FULL, moves);
+    }
+
+    /// Castling with the rooks on `rooks`.
+    fn gen_castling_to(&self, king: Square, rooks: Bitboard, moves: &mut MoveList) {
         let us = self.turn;
-        let rights = self.castling & backrank_corners(us) & !self.arrived;
+        let rights = self.castling & backrank_corners(us) & !self.arrived & rooks;
         if rights.is_empty() || king != king_home(us) {
             return;
         }

@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-use bughouse_core::{perft, Position, Rules};
+use bughouse_core::{perft, Bitboard, Position, Rules};
 
 /// Entries with more nodes than this are skipped in the default (debug) run.
 const QUICK_NODE_LIMIT: u64 = 1_000_000;
@@ -233,4 +233,66 @@ fn legal_moves_into_matches_legal_moves() {
         }
     }
     assert!(positions > 100, "only {positions} positions checked");
+}
+
+/// `legal_moves_to_into` gives exactly the moves of `legal_moves` whose destination is in its
+/// masks (board moves by `Move::to`, drops by their square), in the same order: checked with
+/// masks of every kind (full, empty, the enemy's pieces, pseudo-random halves) over the
+/// positions of the perft file and their children, in and out of check.
+#[test]
+fn legal_moves_to_into_is_legal_moves_filtered_by_destination() {
+    let mut list = bughouse_core::MoveList::new();
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        Bitboard(rng)
+    };
+    let (mut positions, mut in_check, mut castles, mut en_passant) = (0, 0, 0, 0);
+    for case in read_cases().iter().take(40) {
+        let root = Position::from_fen(&case.epd, Rules::crazyhouse()).unwrap();
+        let mut family = vec![root.clone()];
+        for &mv in root.legal_moves().iter() {
+            let mut child = root.clone();
+            child.play_unchecked(mv);
+            family.push(child);
+        }
+        for pos in &family {
+            let all = pos.legal_moves();
+            let them = pos.board().by_color(!pos.turn());
+            let masks = [
+                (Bitboard::FULL, Bitboard::FULL),
+                (Bitboard::EMPTY, Bitboard::EMPTY),
+                (them, Bitboard::EMPTY),
+                (Bitboard::EMPTY, Bitboard::FULL),
+                (next(), next()),
+                (next(), next()),
+                (!them, next()),
+            ];
+            for (board_to, drop_to) in masks {
+                pos.legal_moves_to_into(board_to, drop_to, &mut list);
+                let want: Vec<_> = all
+                    .iter()
+                    .copied()
+                    .filter(|mv| {
+                        if mv.is_drop() {
+                            drop_to.contains(mv.to())
+                        } else {
+                            board_to.contains(mv.to())
+                        }
+                    })
+                    .collect();
+                assert_eq!(list.as_slice(), want.as_slice(), "{}", pos.fen());
+            }
+            positions += 1;
+            in_check += usize::from(pos.is_check());
+            castles += usize::from(all.iter().any(|mv| mv.is_castle()));
+            en_passant += usize::from(pos.ep_square().is_some());
+        }
+    }
+    assert!(positions > 500, "only {positions} positions checked");
+    assert!(in_check > 10, "only {in_check} positions in check");
+    assert!(castles > 10, "only {castles} positions with castling");
+    assert!(en_passant > 0, "no position with en passant");
 }

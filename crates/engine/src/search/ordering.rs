@@ -61,6 +61,12 @@ impl CheckSquares {
         }
     }
 
+    /// Every square from which some piece would give check.
+    #[inline]
+    pub(super) fn any(&self) -> Bitboard {
+        self.0.iter().fold(Bitboard::EMPTY, |all, &s| all | s)
+    }
+
     /// Whether `mv` gives a direct check (castling never counts).
     #[inline]
     pub(super) fn gives_check(&self, pos: &Position, mv: Move) -> bool {
@@ -171,8 +177,8 @@ impl Searcher {
     ) {
         list.clear();
         let mut moves = MoveList::new();
-        pos.legal_moves_into(&mut moves);
         if in_check {
+            pos.legal_moves_into(&mut moves);
             for &mv in &moves {
                 list.push((mv, self.order_score(pos, mv, None, MAX_PLY)));
             }
@@ -184,6 +190,15 @@ impl Searcher {
         } else {
             CheckSquares::NONE
         };
+        // Only the moves that can pass the filter below are generated: captures (en passant
+        // too), moves to the last ranks (promotions), and with `checks` the moves and drops
+        // onto a checking square. Most drops and quiet moves are never made.
+        let checking = squares.any();
+        let mut board_to = pos.board().by_color(!us) | Bitboard::BACKRANKS | checking;
+        if let Some(ep) = pos.ep_square() {
+            board_to.add(ep);
+        }
+        pos.legal_moves_to_into(board_to, checking, &mut moves);
         for &mv in &moves {
             if let Some(victim) = pos.captured_role(mv) {
                 let attacker = pos.moving_role(mv).unwrap_or(Role::Pawn);
