@@ -153,6 +153,16 @@ pub(crate) struct Options {
     pub exact_root: bool,
     /// Added to the score of these root moves (partner requests).
     pub root_bias: Vec<(Move, i32)>,
+    /// Time use as Stockfish's (`SearchConfig::dynamic_time`): the time this search should
+    /// take (its optimum), with the deadline of the limits as its hard maximum. A new
+    /// iteration starts while the time used is below the optimum times a factor, from half
+    /// when the best move and the score hold to several times when the best move keeps
+    /// changing or the score falls. Without it, no iteration starts past half the time to the
+    /// deadline.
+    pub optimum: Option<Duration>,
+    /// The score of the previous search for this seat (from the side to move's point of view),
+    /// for the falling score of `optimum`.
+    pub previous_score: Option<i32>,
 }
 
 /// One root move with its latest score.
@@ -163,6 +173,20 @@ pub(crate) struct RootMove {
     /// The score from the previous iteration, for ordering.
     prev: i32,
     bias: i32,
+}
+
+/// The share of the optimum time after which `dynamic_time` starts no new iteration, as
+/// Stockfish 11's `search.cpp` reckons it: a falling score (against the previous search and
+/// the previous iteration) stretches it up to 1.5 times, a steady one shrinks it to a half; each
+/// change of the best move in the last iterations (halved each iteration) adds one more time.
+fn time_factor(options: &Options, depth: u32, last: i32, score: i32, changes: f64) -> f64 {
+    if depth < 4 || score.abs() >= MATE_BOUND {
+        return 1.0;
+    }
+    let before = options.previous_score.unwrap_or(last);
+    let fall = f64::from((before - score).clamp(-500, 500) + (last - score).clamp(-500, 500));
+    let falling = ((160.0 + 6.0 * fall) / 340.0).clamp(0.5, 1.5);
+    falling * (1.0 + changes)
 }
 
 /// The score of a position whose side to move has no legal move.
@@ -374,6 +398,7 @@ impl Searcher {
             pv: vec![roots[0].mv],
         };
         let mut prev_score = 0;
+        let mut best_changes = 0.0f64;
         for depth in 1..=max_depth {
             self.root_depth = depth as i32;
             let mut delta = 40;
@@ -419,7 +444,12 @@ impl Searcher {
                 }
                 break;
             }
+            let last_score = prev_score;
             prev_score = score;
+            best_changes /= 2.0;
+            if depth > 1 && best.best != Some(roots[0].mv) {
+                best_changes += 1.0;
+            }
             let pv: Vec<Move> = self.pv[0][..self.pv_len[0]]
                 .iter()
                 .flatten()
@@ -450,7 +480,17 @@ impl Searcher {
                 let now = Instant::now();
                 let total = deadline.saturating_duration_since(start);
                 let used = now.saturating_duration_since(start);
-                if roots.len() == 1 || used * 2 >= total {
+                let soft = match options.optimum {
+                    Some(optimum) => optimum.mul_f64(time_factor(
+                        &options,
+                        depth,
+                        last_score,
+                        score,
+                        best_changes,
+                    )),
+                    None => total / 2,
+                };
+                if roots.len() == 1 || used >= soft {
                     break;
                 }
             }
@@ -620,6 +660,32 @@ fn came_by(pos: &Position, mv: Move) -> u16 {
 mod tests {
     use super::*;
     use bughouse_core::Rules;
+
+    #[test]
+    fn dynamic_time_stretches_for_a_falling_score_and_a_changing_best_move() {
+        let previous = |score| Options {
+            previous_score: Some(score),
+            ..Options::default()
+        };
+        // Steady: half the optimum, as the fixed rule.
+        assert_eq!(time_factor(&previous(30), 8, 30, 30, 0.0), 0.5);
+        // A rising score changes nothing; a falling one stretches up to 1.5 times.
+        assert_eq!(time_factor(&previous(-200), 8, -100, 30, 0.0), 0.5);
+        let fall = time_factor(&previous(60), 8, 40, 30, 0.0);
+        assert!(fall > 0.5 && fall < 1.5, "{fall}");
+        assert_eq!(time_factor(&previous(300), 8, 200, 30, 0.0), 1.5);
+        // Without a previous search, the previous iteration counts twice.
+        assert_eq!(
+            time_factor(&Options::default(), 8, 200, 30, 0.0),
+            time_factor(&previous(200), 8, 200, 30, 0.0)
+        );
+        // Each recent change of the best move adds the factor once more.
+        assert_eq!(time_factor(&previous(30), 8, 30, 30, 1.5), 1.25);
+        assert_eq!(time_factor(&previous(300), 8, 200, 30, 2.0), 4.5);
+        // Shallow iterations and mate scores: the optimum itself.
+        assert_eq!(time_factor(&previous(300), 3, 200, 30, 2.0), 1.0);
+        assert_eq!(time_factor(&previous(0), 8, 0, MATE - 5, 0.0), 1.0);
+    }
 
     #[test]
     fn mate_scores() {

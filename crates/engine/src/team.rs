@@ -110,6 +110,8 @@ pub struct TeamBot {
     said: Vec<Talk>,
     /// We asked the partner to sit.
     asked_sit: bool,
+    /// The main search's score at our last decision, and for which seat (`dynamic_time`).
+    last_score: Option<(Seat, i32)>,
 }
 
 impl TeamBot {
@@ -131,6 +133,7 @@ impl TeamBot {
             sit_since: None,
             said: Vec::new(),
             asked_sit: false,
+            last_score: None,
         }
     }
 
@@ -179,7 +182,7 @@ impl TeamBot {
         let mut nodes = 0;
 
         // A level's limits apply on top of the caller's.
-        let limits = Limits {
+        let mut limits = Limits {
             deadline: limits.deadline,
             max_nodes: min_opt(limits.max_nodes, params.max_nodes),
             max_depth: min_opt(limits.max_depth, params.max_depth),
@@ -243,16 +246,39 @@ impl TeamBot {
         if let (true, Some(role)) = (pessimistic, to_them) {
             main_pos.add_to_reserve(!us, role);
         }
-        let main_limits = portion(&limits, started, if team { 0.7 } else { 1.0 }, 1.0);
+        let main_share = if team { 0.7 } else { 1.0 };
+        let mut main_limits = portion(&limits, started, main_share, 1.0);
+        let mut optimum = None;
+        if let (true, Some(deadline)) = (self.searcher.config().dynamic_time, limits.deadline) {
+            // Stockfish's time use: the budget's share is the optimum, and a search whose best
+            // move keeps changing or whose score falls may go on to several times that.
+            let budget = deadline.saturating_duration_since(started);
+            let left = m.remaining(seat, now);
+            let max = budget.mul_f64(DYNAMIC_MAX).min(left / 8).max(budget);
+            optimum = Some(budget.mul_f64(main_share));
+            main_limits.deadline = Some(started + max.mul_f64(main_share));
+        }
         let options = Options {
             noise: params.noise,
             exact_root: params.margin > 0,
             root_bias: bias.clone(),
+            optimum,
+            previous_score: self
+                .last_score
+                .filter(|&(s, _)| s == seat)
+                .map(|(_, score)| score),
         };
         let (result, roots) =
             self.searcher
                 .search_with(&main_pos, main_limits, options, &mut |_| {});
         nodes += result.nodes;
+        if optimum.is_some() {
+            self.last_score = Some((seat, result.score));
+            // What the budget left after a long main search goes to the probes below.
+            if let (Some(budget), Some(deadline)) = (optimum, limits.deadline) {
+                limits.deadline = Some(deadline.max(Instant::now() + budget.mul_f64(0.3)));
+            }
+        }
         let mut best = result.best.unwrap_or(roots[0].mv);
         if params.margin > 0 && !roots.is_empty() {
             let top = roots[0].score;
@@ -546,6 +572,10 @@ fn probe_limits(limits: &Limits, started: Instant, time_frac: f64, depth: u32) -
     }
     l
 }
+
+/// With `dynamic_time`: the main search may take up to this many times its budget (and at
+/// most an eighth of the time left).
+const DYNAMIC_MAX: f64 = 4.0;
 
 /// The role passed on by the best capture of the side to move (the most valuable victim that
 /// does not lose material by SEE), as it would arrive (a promoted piece as a pawn).
