@@ -272,12 +272,11 @@ impl TeamBot {
             self.searcher
                 .search_with(&main_pos, main_limits, options, &mut |_| {});
         nodes += result.nodes;
-        if optimum.is_some() {
+        if let Some(optimum) = optimum {
             self.last_score = Some((seat, result.score));
-            // What the budget left after a long main search goes to the probes below.
-            if let (Some(budget), Some(deadline)) = (optimum, limits.deadline) {
-                limits.deadline = Some(deadline.max(Instant::now() + budget.mul_f64(0.3)));
-            }
+            // The probes below get time even after a main search that ran past the budget.
+            let probes = Instant::now() + optimum.mul_f64(0.3);
+            limits.deadline = limits.deadline.map(|d| d.max(probes));
         }
         let mut best = result.best.unwrap_or(roots[0].mv);
         if params.margin > 0 && !roots.is_empty() {

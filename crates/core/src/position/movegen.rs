@@ -93,42 +93,24 @@ impl Position {
                 moves.push(Move::normal(from, to));
             }
         }
-        for from in b.bishops() & our {
-            let t = if free.contains(from) {
-                target
-            } else if pinned_movable.contains(from) {
-                target & attacks::ray(king, from)
-            } else {
-                continue;
-            };
-            for to in attacks::bishop_attacks(from, occ) & t {
-                moves.push(Move::normal(from, to));
+        // Bishops, rooks and queens: a pinned one slides along its pin line only.
+        let mut slide = |pieces: Bitboard, slider_attacks: fn(Square, Bitboard) -> Bitboard| {
+            for from in pieces & our {
+                let t = if free.contains(from) {
+                    target
+                } else if pinned_movable.contains(from) {
+                    target & attacks::ray(king, from)
+                } else {
+                    continue;
+                };
+                for to in slider_attacks(from, occ) & t {
+                    moves.push(Move::normal(from, to));
+                }
             }
-        }
-        for from in b.rooks() & our {
-            let t = if free.contains(from) {
-                target
-            } else if pinned_movable.contains(from) {
-                target & attacks::ray(king, from)
-            } else {
-                continue;
-            };
-            for to in attacks::rook_attacks(from, occ) & t {
-                moves.push(Move::normal(from, to));
-            }
-        }
-        for from in b.queens() & our {
-            let t = if free.contains(from) {
-                target
-            } else if pinned_movable.contains(from) {
-                target & attacks::ray(king, from)
-            } else {
-                continue;
-            };
-            for to in attacks::queen_attacks(from, occ) & t {
-                moves.push(Move::normal(from, to));
-            }
-        }
+        };
+        slide(b.bishops(), attacks::bishop_attacks);
+        slide(b.rooks(), attacks::rook_attacks);
+        slide(b.queens(), attacks::queen_attacks);
 
         let pawns = b.pawns() & our;
         self.gen_pawns(pawns & free, target, moves);
