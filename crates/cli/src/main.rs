@@ -124,8 +124,9 @@ enum Command {
     /// XBoard engines with their partner talk) in virtual time; print a results table and
     /// `team1 S1 - S2 team2 (P%)` last.
     Arena(arena::Args),
-    /// Texel tuning of the bot's evaluation weights: collect positions from arena games
-    /// (`positions`), fit the weights to their results (`fit`); `bot?eval=FILE` plays with them.
+    /// Tuning of the bot's evaluation weights: collect positions from arena games
+    /// (`positions`), label them by an engine (`label`), fit the weights to them (`fit`), or
+    /// tune them through play (`spsa`); `bot?eval=FILE` plays with them.
     Tune {
         #[command(subcommand)]
         command: tune::TuneCommand,

@@ -5,10 +5,10 @@ use std::process::ExitCode;
 
 use bughouse_arena::{Config, Spec};
 use bughouse_core::{Preset, Rules, TimeControl};
-use bughouse_engine::EvalParams;
+use bughouse_engine::{EvalParams, Level};
 use bughouse_tune::{
-    fit, label, pick, read_samples, samples_from_bpgn, samples_from_pgn, selfplay, write_samples,
-    Fitter, LabelConfig,
+    fit, label, parse_weights, pick, read_samples, samples_from_bpgn, samples_from_pgn, selfplay,
+    write_samples, Fitter, LabelConfig, Spsa, SpsaConfig,
 };
 use clap::Subcommand;
 
@@ -104,6 +104,53 @@ pub enum TuneCommand {
         #[arg(long)]
         out: PathBuf,
     },
+    /// SPSA of chosen weights through play: each iteration plays two arena matches with the
+    /// weights nudged up and down along a random direction (against each other, or each against
+    /// `--opponent`) and moves the weights towards the side that won more.
+    Spsa {
+        /// The weights to tune (comma-separated: a group name as in the weights file for all of
+        /// its weights, or `group[i]` for one), e.g. `tempo,danger_divisor,reserve_value`.
+        #[arg(long, value_delimiter = ',', required = true)]
+        weights: Vec<String>,
+        /// Iterations (two matches each).
+        #[arg(long, default_value_t = 200)]
+        iterations: u32,
+        /// Seed of the perturbations and of the bots.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Time control of the matches.
+        #[arg(long, default_value = "5s+0")]
+        time: TimeControl,
+        /// Level of the tuned bot.
+        #[arg(long, default_value_t = 8)]
+        level: u8,
+        /// Search configuration of the tuned bot (`bot?search=NAME`).
+        #[arg(long)]
+        search: Option<String>,
+        /// Play each perturbation against this team (any arena SPEC) instead of against each
+        /// other.
+        #[arg(long, value_parser = str::parse::<Spec>)]
+        opponent: Option<Spec>,
+        /// Iterations played at once.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// The perturbation at the last iteration, as a fraction of each weight (at least 1).
+        #[arg(long, default_value_t = 0.1)]
+        c_fraction: f64,
+        /// The step gain at the last iteration over the perturbation squared (fishtest's
+        /// `r_end`).
+        #[arg(long, default_value_t = 0.02)]
+        r_end: f64,
+        /// Start from these weights instead of the defaults.
+        #[arg(long)]
+        from: Option<PathBuf>,
+        /// Also write every match as BPGN here.
+        #[arg(long)]
+        games_out: Option<PathBuf>,
+        /// Where to write the weights (rewritten after every iteration).
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 /// Runs `bughouse tune`.
@@ -123,6 +170,11 @@ fn read(path: &PathBuf) -> Result<Vec<u8>, String> {
 
 fn write(path: &PathBuf, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn read_params(path: &PathBuf) -> Result<EvalParams, String> {
+    EvalParams::from_text(&String::from_utf8_lossy(&read(path)?))
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn command_result(command: TuneCommand) -> Result<(), String> {
@@ -232,8 +284,7 @@ fn command_result(command: TuneCommand) -> Result<(), String> {
             let text = String::from_utf8_lossy(&read(&positions)?).into_owned();
             let samples = read_samples(&text).map_err(|e| e.to_string())?;
             let start = match &from {
-                Some(path) => EvalParams::from_text(&String::from_utf8_lossy(&read(path)?))
-                    .map_err(|e| format!("{}: {e}", path.display()))?,
+                Some(path) => read_params(path)?,
                 None => EvalParams::DEFAULT,
             };
             let fitter = Fitter::new(&samples, rules, seed).map_err(|e| e.to_string())?;
@@ -275,5 +326,168 @@ fn command_result(command: TuneCommand) -> Result<(), String> {
             );
             Ok(())
         }
+        TuneCommand::Spsa {
+            weights,
+            iterations,
+            seed,
+            time,
+            level,
+            search,
+            opponent,
+            jobs,
+            c_fraction,
+            r_end,
+            from,
+            games_out,
+            out,
+        } => spsa(SpsaArgs {
+            weights,
+            iterations,
+            seed,
+            time,
+            level,
+            search,
+            opponent,
+            jobs,
+            c_fraction,
+            r_end,
+            from,
+            games_out,
+            out,
+        }),
     }
+}
+
+/// The arguments of `bughouse tune spsa`.
+struct SpsaArgs {
+    weights: Vec<String>,
+    iterations: u32,
+    seed: u64,
+    time: TimeControl,
+    level: u8,
+    search: Option<String>,
+    opponent: Option<Spec>,
+    jobs: usize,
+    c_fraction: f64,
+    r_end: f64,
+    from: Option<PathBuf>,
+    games_out: Option<PathBuf>,
+    out: PathBuf,
+}
+
+fn spsa(args: SpsaArgs) -> Result<(), String> {
+    let tuned = parse_weights(&args.weights).map_err(|e| format!("--weights: {e}"))?;
+    let level = Level::new(args.level)
+        .ok_or_else(|| format!("--level: {} is not a level (1 to 8)", args.level))?;
+    if let Some(name) = &args.search {
+        if bughouse_engine::SearchConfig::named(name).is_none() {
+            return Err(format!("--search: no search configuration {name:?}"));
+        }
+    }
+    if !(args.c_fraction > 0.0 && args.r_end > 0.0) {
+        return Err("--c-fraction and --r-end must be above 0".to_owned());
+    }
+    if args.iterations == 0 {
+        return Err("--iterations must be at least 1".to_owned());
+    }
+    let start = match &args.from {
+        Some(path) => read_params(path)?,
+        None => EvalParams::DEFAULT,
+    };
+    if let Some(opponent) = &args.opponent {
+        let check = Config {
+            team1: Spec::bot(level),
+            team2: opponent.clone(),
+            time: args.time,
+            rules: Preset::Fide,
+            seed: args.seed,
+        };
+        check.check_engines().map_err(|e| e.to_string())?;
+    }
+    let names: Vec<String> = tuned.iter().map(|&i| EvalParams::name(i)).collect();
+    let header = format!(
+        "# bughouse tune spsa --weights {} --iterations {} --seed {} --time {} --level {}{}{} --jobs {} --c-fraction {} --r-end {}{}\n",
+        args.weights.join(","),
+        args.iterations,
+        args.seed,
+        args.time,
+        args.level,
+        args.search.as_ref().map(|s| format!(" --search {s}")).unwrap_or_default(),
+        args.opponent.as_ref().map(|o| format!(" --opponent '{o}'")).unwrap_or_default(),
+        args.jobs,
+        args.c_fraction,
+        args.r_end,
+        args.from.as_ref().map(|f| format!(" --from {}", f.display())).unwrap_or_default(),
+    );
+    let mut tuner = Spsa::new(SpsaConfig {
+        weights: tuned,
+        start,
+        iterations: args.iterations,
+        seed: args.seed,
+        time: args.time,
+        level,
+        search: args.search,
+        opponent: args.opponent,
+        jobs: args.jobs,
+        c_fraction: args.c_fraction,
+        r_end: args.r_end,
+    });
+    eprintln!("tuning {} from {:?}", names.join(" "), tuner.theta());
+    let mut games = String::new();
+    let (mut plus, mut minus, mut failed) = (0.0f32, 0.0f32, None);
+    tuner.run(&|line| eprintln!("{line}"), &mut |step| {
+        if step.result > 0.0 {
+            plus += step.result;
+        } else {
+            minus -= step.result;
+        }
+        let theta: Vec<String> = step.theta.iter().map(|t| format!("{t:.2}")).collect();
+        eprintln!(
+            "iteration {}: {:+} ; {}",
+            step.k,
+            step.result,
+            theta.join(" ")
+        );
+        if failed.is_some() {
+            return;
+        }
+        let mut text = header.clone();
+        text.push_str(&format!(
+            "# after {} of {} iterations: {}\n",
+            step.k,
+            args.iterations,
+            names
+                .iter()
+                .zip(&step.theta)
+                .map(|(n, t)| format!("{n} {t:.2}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        if let Some(path) = &args.games_out {
+            games.push_str(&step.bpgn);
+            if let Err(e) = write(path, &games) {
+                failed = Some(e);
+                return;
+            }
+        }
+        text.push_str(&step.params.to_text());
+        if let Err(e) = write(&args.out, &text) {
+            failed = Some(e);
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    println!(
+        "{} iterations: the pairs' points for the + side {plus}, for the - side {minus}; weights written to {}: {}",
+        args.iterations,
+        args.out.display(),
+        names
+            .iter()
+            .zip(tuner.theta())
+            .map(|(n, t)| format!("{n} {t:.2}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Ok(())
 }

@@ -245,3 +245,112 @@ fn tune_labels_positions_with_fairy_stockfish_and_fits_to_the_labels() {
         text(&out.stderr)
     );
 }
+
+/// `tune spsa`: a few iterations of self-play and one against another team, the weights file
+/// rewritten each iteration (it reads back and plays in the arena), the matches written as BPGN;
+/// bad weight names and levels refused.
+#[test]
+fn tune_spsa_tunes_weights_through_play() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let weights = dir.path().join("spsa.txt");
+    let games = dir.path().join("spsa.bpgn");
+    let out = bughouse(&[
+        "tune",
+        "spsa",
+        "--weights",
+        "tempo,reserve_value[1]",
+        "--iterations",
+        "3",
+        "--time",
+        "1s+0",
+        "--level",
+        "2",
+        "--jobs",
+        "2",
+        "--seed",
+        "4",
+        "--games-out",
+        games.to_str().expect("UTF-8"),
+        "--out",
+        weights.to_str().expect("UTF-8"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(said.contains("3 iterations"), "{said}");
+    assert!(said.contains("tempo "), "{said}");
+    let log = text(&out.stderr);
+    for k in 1..=3 {
+        assert!(log.contains(&format!("iteration {k}: ")), "{log}");
+    }
+    let tuned = std::fs::read_to_string(&weights).expect("weights written");
+    assert!(
+        tuned.contains("# after 3 of 3 iterations: tempo "),
+        "{tuned}"
+    );
+    assert!(tuned.contains("reserve_value = 130 "), "{tuned}");
+    // Two matches an iteration, every one recorded.
+    let record = std::fs::read_to_string(&games).expect("games written");
+    assert_eq!(record.matches("[Event ").count(), 6, "{record}");
+    assert!(
+        record.contains("spsa+") && record.contains("spsa-"),
+        "{record}"
+    );
+
+    let spec = format!("bot:1?eval={}", weights.display());
+    let out = bughouse(&[
+        "arena",
+        "--team1",
+        &spec,
+        "--team2",
+        "bot:1",
+        "--matches",
+        "1",
+        "--time",
+        "1s+0",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    // Against an opponent: each side plays it once an iteration.
+    let out = bughouse(&[
+        "tune",
+        "spsa",
+        "--weights",
+        "danger_divisor",
+        "--iterations",
+        "1",
+        "--time",
+        "1s+0",
+        "--level",
+        "1",
+        "--opponent",
+        "bot:1",
+        "--games-out",
+        games.to_str().expect("UTF-8"),
+        "--out",
+        weights.to_str().expect("UTF-8"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let record = std::fs::read_to_string(&games).expect("games written");
+    assert_eq!(record.matches("[Event ").count(), 2, "{record}");
+
+    for (args, message) in [
+        (
+            &["--weights", "tempi"][..],
+            "--weights: no weight \"tempi\"",
+        ),
+        (
+            &["--weights", "tempo", "--level", "9"][..],
+            "--level: 9 is not a level",
+        ),
+        (
+            &["--weights", "tempo", "--search", "nosuch"][..],
+            "no search configuration",
+        ),
+    ] {
+        let mut all = vec!["tune", "spsa", "--out", "/nonexistent/w.txt"];
+        all.extend_from_slice(args);
+        let out = bughouse(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).contains(message), "{}", text(&out.stderr));
+    }
+}

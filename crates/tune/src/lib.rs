@@ -1,4 +1,5 @@
-//! Texel tuning of the bot's evaluation weights ([`bughouse_engine::EvalParams`]).
+//! Tuning of the bot's evaluation weights ([`bughouse_engine::EvalParams`]): Texel's method on
+//! positions, and SPSA through play.
 //!
 //! 1. **Data** ([`data`]): positions from arena games with the result of their match, from
 //!    BPGN files the arena wrote (`bughouse arena --out`) and/or from self-play matches this
@@ -13,18 +14,22 @@
 //!    seed, one step up, else one step down, kept when the error falls; one pass over all
 //!    weights per iteration. A tenth of the positions (chosen by the seed) is held out and its
 //!    error reported, to show over-fitting.
+//! 3. **Play** ([`spsa`]): SPSA of chosen weights through arena matches, the weights judged by
+//!    the matches they win rather than by a fit to positions.
 //!
 //! Fitting is deterministic for a given positions file and seed; self-play data depends on
 //! wall-clock thinking times, as every arena match does.
 
 pub mod data;
 pub mod fit;
+pub mod spsa;
 
 pub use data::{
     expected_score, label, pick, read_samples, samples_from_bpgn, samples_from_pgn, selfplay,
     write_samples, LabelConfig, Sample,
 };
 pub use fit::{fit, FitReport, Fitter};
+pub use spsa::{parse_weights, Spsa, SpsaConfig, SpsaStep, WeightsError};
 
 /// What can go wrong while tuning.
 #[derive(Debug, thiserror::Error)]
