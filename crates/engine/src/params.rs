@@ -1,6 +1,7 @@
 //! The evaluation's weights as one parameter struct ([`EvalParams`]), which the evaluation and
-//! the search read, with the hand-set values as [`EvalParams::DEFAULT`]; `bughouse tune` fits
-//! them to game results and writes them in a text form the engine reads back
+//! the search read, with the values the engine plays with as [`EvalParams::DEFAULT`] (hand-set,
+//! the reserve and king-danger weights since tuned through play by `bughouse tune spsa`);
+//! `bughouse tune` fits them to game results and writes them in a text form the engine reads back
 //! ([`EvalParams::to_text`], [`EvalParams::from_text`]).
 //!
 //! The text form is one line per weight group, `name = v1 v2 ...`, `#` starting a comment:
@@ -136,10 +137,16 @@ pub enum ParamsError {
 }
 
 impl EvalParams {
-    /// The hand-set weights the engine plays with unless told otherwise.
+    /// The weights the engine plays with unless told otherwise: hand-set, except the reserve
+    /// values, `tempo` and five of the king danger's (`danger_controlled`, `danger_attackers`,
+    /// `drop_weight_cap`, `danger_divisor`; `danger_knight_in_hand` and `danger_undefended`
+    /// tuned and kept), which come from 600 iterations of `bughouse tune spsa` in self-play at
+    /// 3s+0 (docs/arena.md, "Tuning through play"). The hand-set values were reserve
+    /// `130 350 340 500 900`, tempo 25, `danger_controlled` 2, `danger_attackers` 2,
+    /// `drop_weight_cap` 14 and `danger_divisor` 5.
     pub const DEFAULT: EvalParams = EvalParams {
         board_value: [100, 310, 320, 470, 850],
-        reserve_value: [130, 350, 340, 500, 900],
+        reserve_value: [132, 313, 312, 477, 835],
         drop_weight: [1, 3, 2, 3, 5],
         attack_weight: [1, 3, 2, 3, 5],
         mobility: [4, 4, 2, 1],
@@ -147,17 +154,17 @@ impl EvalParams {
         danger_safe_check: [0, 0, 0, 0, 0],
         pawn_free_seventh: 40,
         knight_centre: 2,
-        tempo: 25,
+        tempo: 22,
         danger_undefended: 2,
-        danger_controlled: 2,
+        danger_controlled: 3,
         danger_knight_in_hand: 3,
         danger_knight_possible: 1,
-        danger_attackers: 2,
+        danger_attackers: 3,
         danger_shield: 1,
         danger_open_king: 4,
         danger_defender: 1,
-        drop_weight_cap: 14,
-        danger_divisor: 5,
+        drop_weight_cap: 15,
+        danger_divisor: 4,
     };
 
     /// All weights in one vector (the groups in declaration order).
