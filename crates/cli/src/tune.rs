@@ -107,50 +107,7 @@ pub enum TuneCommand {
     /// SPSA of chosen weights through play: each iteration plays two arena matches with the
     /// weights nudged up and down along a random direction (against each other, or each against
     /// `--opponent`) and moves the weights towards the side that won more.
-    Spsa {
-        /// The weights to tune (comma-separated: a group name as in the weights file for all of
-        /// its weights, or `group[i]` for one), e.g. `tempo,danger_divisor,reserve_value`.
-        #[arg(long, value_delimiter = ',', required = true)]
-        weights: Vec<String>,
-        /// Iterations (two matches each).
-        #[arg(long, default_value_t = 200)]
-        iterations: u32,
-        /// Seed of the perturbations and of the bots.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Time control of the matches.
-        #[arg(long, default_value = "5s+0")]
-        time: TimeControl,
-        /// Level of the tuned bot.
-        #[arg(long, default_value_t = 8)]
-        level: u8,
-        /// Search configuration of the tuned bot (`bot?search=NAME`).
-        #[arg(long)]
-        search: Option<String>,
-        /// Play each perturbation against this team (any arena SPEC) instead of against each
-        /// other.
-        #[arg(long, value_parser = str::parse::<Spec>)]
-        opponent: Option<Spec>,
-        /// Iterations played at once.
-        #[arg(long, default_value_t = 1)]
-        jobs: usize,
-        /// The perturbation at the last iteration, as a fraction of each weight (at least 1).
-        #[arg(long, default_value_t = 0.1)]
-        c_fraction: f64,
-        /// The step gain at the last iteration over the perturbation squared (fishtest's
-        /// `r_end`).
-        #[arg(long, default_value_t = 0.02)]
-        r_end: f64,
-        /// Start from these weights instead of the defaults.
-        #[arg(long)]
-        from: Option<PathBuf>,
-        /// Also write every match as BPGN here.
-        #[arg(long)]
-        games_out: Option<PathBuf>,
-        /// Where to write the weights (rewritten after every iteration).
-        #[arg(long)]
-        out: PathBuf,
-    },
+    Spsa(SpsaArgs),
 }
 
 /// Runs `bughouse tune`.
@@ -326,52 +283,54 @@ fn command_result(command: TuneCommand) -> Result<(), String> {
             );
             Ok(())
         }
-        TuneCommand::Spsa {
-            weights,
-            iterations,
-            seed,
-            time,
-            level,
-            search,
-            opponent,
-            jobs,
-            c_fraction,
-            r_end,
-            from,
-            games_out,
-            out,
-        } => spsa(SpsaArgs {
-            weights,
-            iterations,
-            seed,
-            time,
-            level,
-            search,
-            opponent,
-            jobs,
-            c_fraction,
-            r_end,
-            from,
-            games_out,
-            out,
-        }),
+        TuneCommand::Spsa(args) => spsa(args),
     }
 }
 
 /// The arguments of `bughouse tune spsa`.
-struct SpsaArgs {
+#[derive(clap::Args)]
+pub struct SpsaArgs {
+    /// The weights to tune (comma-separated: a group name as in the weights file for all of
+    /// its weights, or `group[i]` for one), e.g. `tempo,danger_divisor,reserve_value`.
+    #[arg(long, value_delimiter = ',', required = true)]
     weights: Vec<String>,
+    /// Iterations (two matches each).
+    #[arg(long, default_value_t = 200)]
     iterations: u32,
+    /// Seed of the perturbations and of the bots.
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Time control of the matches.
+    #[arg(long, default_value = "5s+0")]
     time: TimeControl,
+    /// Level of the tuned bot.
+    #[arg(long, default_value_t = 8)]
     level: u8,
+    /// Search configuration of the tuned bot (`bot?search=NAME`).
+    #[arg(long)]
     search: Option<String>,
+    /// Play each perturbation against this team (any arena SPEC) instead of against each
+    /// other.
+    #[arg(long, value_parser = str::parse::<Spec>)]
     opponent: Option<Spec>,
+    /// Iterations played at once.
+    #[arg(long, default_value_t = 1)]
     jobs: usize,
+    /// The perturbation at the last iteration, as a fraction of each weight (at least 1).
+    #[arg(long, default_value_t = 0.1)]
     c_fraction: f64,
+    /// The step gain at the last iteration over the perturbation squared (fishtest's
+    /// `r_end`).
+    #[arg(long, default_value_t = 0.02)]
     r_end: f64,
+    /// Start from these weights instead of the defaults.
+    #[arg(long)]
     from: Option<PathBuf>,
+    /// Also write every match as BPGN here.
+    #[arg(long)]
     games_out: Option<PathBuf>,
+    /// Where to write the weights (rewritten after every iteration).
+    #[arg(long)]
     out: PathBuf,
 }
 

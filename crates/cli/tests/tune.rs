@@ -287,7 +287,12 @@ fn tune_spsa_tunes_weights_through_play() {
         tuned.contains("# after 3 of 3 iterations: tempo "),
         "{tuned}"
     );
-    assert!(tuned.contains("reserve_value = 130 "), "{tuned}");
+    assert!(tuned.contains("\nreserve_value = "), "{tuned}");
+    // A weight not tuned keeps its value.
+    assert!(
+        tuned.contains("\nboard_value = 100 310 320 470 850\n"),
+        "{tuned}"
+    );
     // Two matches an iteration, every one recorded.
     let record = std::fs::read_to_string(&games).expect("games written");
     assert_eq!(record.matches("[Event ").count(), 6, "{record}");
