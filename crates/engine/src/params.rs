@@ -138,10 +138,10 @@ pub enum ParamsError {
 
 impl EvalParams {
     /// The weights the engine plays with unless told otherwise: hand-set, except the reserve
-    /// values, `tempo` and five of the king danger's (`danger_controlled`, `danger_attackers`,
-    /// `drop_weight_cap`, `danger_divisor`; `danger_knight_in_hand` and `danger_undefended`
-    /// tuned and kept), which come from 600 iterations of `bughouse tune spsa` in self-play at
-    /// 3s+0 (docs/arena.md, "Tuning through play"). The hand-set values were reserve
+    /// values, `tempo` and four of the king danger's (`danger_controlled`, `danger_attackers`,
+    /// `drop_weight_cap`, `danger_divisor`), which come from 600 iterations of `bughouse tune
+    /// spsa` in self-play at 3s+0 (docs/arena.md, "Tuning through play"; it tuned
+    /// `danger_knight_in_hand` and `danger_undefended` too, and they came back to their values). The hand-set values were reserve
     /// `130 350 340 500 900`, tempo 25, `danger_controlled` 2, `danger_attackers` 2,
     /// `drop_weight_cap` 14 and `danger_divisor` 5.
     pub const DEFAULT: EvalParams = EvalParams {
