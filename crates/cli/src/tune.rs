@@ -415,12 +415,7 @@ fn spsa(args: SpsaArgs) -> Result<(), String> {
             "# after {} of {} iterations: {}\n",
             step.k,
             args.iterations,
-            names
-                .iter()
-                .zip(&step.theta)
-                .map(|(n, t)| format!("{n} {t:.2}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            named(&names, &step.theta)
         ));
         if let Some(path) = &args.games_out {
             games.push_str(&step.bpgn);
@@ -441,12 +436,17 @@ fn spsa(args: SpsaArgs) -> Result<(), String> {
         "{} iterations: the pairs' points for the + side {plus}, for the - side {minus}; weights written to {}: {}",
         args.iterations,
         args.out.display(),
-        names
-            .iter()
-            .zip(tuner.theta())
-            .map(|(n, t)| format!("{n} {t:.2}"))
-            .collect::<Vec<_>>()
-            .join(", ")
+        named(&names, tuner.theta())
     );
     Ok(())
+}
+
+/// `name value, ...` of the tuned weights, for the log and the weights file's comment.
+fn named(names: &[String], theta: &[f64]) -> String {
+    names
+        .iter()
+        .zip(theta)
+        .map(|(n, t)| format!("{n} {t:.2}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

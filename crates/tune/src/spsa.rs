@@ -148,8 +148,8 @@ impl Spsa {
         self.with(&vec![0.0; self.theta.len()])
     }
 
-    /// The start weights with `θ + offset` (rounded, keeping each weight's sign and the
-    /// divisor at least 1) in the tuned places.
+    /// The start weights with `θ + offset` (rounded, keeping each weight's sign) in the tuned
+    /// places.
     fn with(&self, offset: &[f64]) -> EvalParams {
         let mut v = self.config.start.to_vec();
         for (j, &i) in self.config.weights.iter().enumerate() {
@@ -157,8 +157,7 @@ impl Spsa {
             let start = v[i];
             v[i] = if start >= 0 { x.max(0) } else { x.min(0) };
         }
-        let last = EVAL_PARAM_COUNT - 1;
-        v[last] = v[last].max(1);
+        // `from_slice` keeps the divisor at least 1.
         EvalParams::from_slice(&v)
     }
 
