@@ -205,7 +205,7 @@ pub(crate) async fn serve(
         cluster: cluster.clone(),
     };
     if let Some(cluster) = &cluster {
-        cluster.start(app.clone());
+        cluster.start(app.clone()).await;
     }
     let router = crate::http::router(app, tournaments, accounts, lobby);
     // Moves are small messages that must leave at once: no Nagle delay.

@@ -172,11 +172,17 @@ impl Cluster {
         &self.0.node
     }
 
-    /// Starts the node's cluster tasks once it serves: its inbox, lease renewal, the search for
-    /// matches nobody owns, the watch over the nodes it relays to and from.
-    pub(crate) fn start(&self, app: App) {
+    /// Starts the node's cluster tasks as it begins to serve: its inbox (subscribed before this
+    /// returns: other nodes relay to this one as soon as it answers, by the leases in its
+    /// name), lease renewal, the search for matches nobody owns, the watch over the nodes it
+    /// relays to and from.
+    pub(crate) async fn start(&self, app: App) {
         let _ = self.0.app.set(app);
-        tokio::spawn(relay::inbox(self.clone()));
+        let first = tokio::time::timeout(std::time::Duration::from_secs(5), relay::subscribe(self))
+            .await
+            .ok()
+            .flatten();
+        tokio::spawn(relay::inbox(self.clone(), first));
         tokio::spawn(takeover::renewals(self.clone()));
         tokio::spawn(takeover::scan(self.clone()));
         tokio::spawn(relay::watch(self.clone()));

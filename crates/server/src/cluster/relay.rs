@@ -63,32 +63,48 @@ pub(crate) async fn publisher(
     }
 }
 
-/// This node's inbox: subscribes to its channel (again after Redis restarts) and hands each
-/// message on.
-pub(crate) async fn inbox(cluster: Cluster) {
+/// Subscribes to this node's inbox channel: `None` if Redis cannot be reached or refuses.
+pub(crate) async fn subscribe(cluster: &Cluster) -> Option<redis::aio::PubSub> {
     let channel = inbox_channel(cluster.node());
+    match cluster.0.client.get_async_pubsub().await {
+        Ok(mut pubsub) => match pubsub.subscribe(&channel).await {
+            Ok(()) => {
+                tracing::info!(%channel, "bus: listening");
+                Some(pubsub)
+            }
+            Err(e) => {
+                tracing::warn!("bus: cannot subscribe: {e}");
+                None
+            }
+        },
+        Err(e) => {
+            tracing::warn!("bus: cannot connect: {e}");
+            None
+        }
+    }
+}
+
+/// This node's inbox: hands each message of the subscription on (`first`, made before the node
+/// serves, so that nothing relayed to it once it answers is lost), and subscribes again after
+/// Redis restarts.
+pub(crate) async fn inbox(cluster: Cluster, first: Option<redis::aio::PubSub>) {
+    let mut subscribed = first;
     loop {
-        match cluster.0.client.get_async_pubsub().await {
-            Ok(mut pubsub) => match pubsub.subscribe(&channel).await {
-                Ok(()) => {
-                    tracing::info!(%channel, "bus: listening");
-                    let mut messages = pubsub.into_on_message();
-                    while let Some(msg) = messages.next().await {
-                        match Wire::decode(msg.get_payload_bytes()) {
-                            Ok(wire) => deliver(&cluster, wire),
-                            Err(e) => tracing::warn!("bus: {e}"),
-                        }
-                    }
-                    tracing::warn!("bus: the subscription ended; subscribing again");
+        if let Some(pubsub) = subscribed.take() {
+            let mut messages = pubsub.into_on_message();
+            while let Some(msg) = messages.next().await {
+                match Wire::decode(msg.get_payload_bytes()) {
+                    Ok(wire) => deliver(&cluster, wire),
+                    Err(e) => tracing::warn!("bus: {e}"),
                 }
-                Err(e) => tracing::warn!("bus: cannot subscribe: {e}"),
-            },
-            Err(e) => tracing::warn!("bus: cannot connect: {e}"),
+            }
+            tracing::warn!("bus: the subscription ended; subscribing again");
         }
         if cluster.stopping() {
             return;
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
+        subscribed = subscribe(&cluster).await;
     }
 }
 
