@@ -73,7 +73,7 @@ impl Player {
             Spec::Bot(level, options) => {
                 let mut bot = TeamBot::new(*level, seed);
                 if let Some((_, params)) = &options.eval {
-                    bot.set_eval_params(**params);
+                    bot.set_params(**params);
                 }
                 if let Some(config) = options.search.as_deref().and_then(SearchConfig::named) {
                     bot.set_search_config(config);

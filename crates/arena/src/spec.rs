@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use bughouse_core::Preset;
-use bughouse_engine::{EvalParams, Level, ParseLevelError, SearchConfig};
+use bughouse_engine::{EngineParams, Level, ParseLevelError, SearchConfig};
 
 /// Who plays for a team.
 ///
@@ -27,8 +27,9 @@ pub enum Spec {
 /// Options of our bot in a [`Spec`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BotOptions {
-    /// `eval=FILE`: evaluation weights read from a file written by `bughouse tune`.
-    pub eval: Option<(PathBuf, Box<EvalParams>)>,
+    /// `eval=FILE`: evaluation weights and search margins read from a file written by
+    /// `bughouse tune` (`EngineParams`).
+    pub eval: Option<(PathBuf, Box<EngineParams>)>,
     /// `search=NAME`: a search configuration by name (`SearchConfig::named`: `base` is the
     /// search before the drop-aware pruning), for A/B matches.
     pub search: Option<String>,
@@ -111,7 +112,7 @@ impl FromStr for Spec {
                     "eval" => {
                         let path = PathBuf::from(&v);
                         let params =
-                            EvalParams::from_file(&path).map_err(|e| SpecError::EvalFile {
+                            EngineParams::from_file(&path).map_err(|e| SpecError::EvalFile {
                                 path: v.clone(),
                                 message: e.to_string(),
                             })?;

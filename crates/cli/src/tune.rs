@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use bughouse_arena::{Config, Spec};
 use bughouse_core::{Preset, Rules, TimeControl};
-use bughouse_engine::{EvalParams, Level};
+use bughouse_engine::{EngineParams, EvalParams, Level};
 use bughouse_tune::{
     fit, label, parse_weights, pick, read_samples, samples_from_bpgn, samples_from_pgn, selfplay,
     write_samples, Fitter, LabelConfig, Spsa, SpsaConfig,
@@ -129,8 +129,9 @@ fn write(path: &PathBuf, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-fn read_params(path: &PathBuf) -> Result<EvalParams, String> {
-    EvalParams::from_text(&String::from_utf8_lossy(&read(path)?))
+/// A weights file: the evaluation's weights, and the search's margins if it has them.
+fn read_params(path: &PathBuf) -> Result<EngineParams, String> {
+    EngineParams::from_text(&String::from_utf8_lossy(&read(path)?))
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -242,7 +243,7 @@ fn command_result(command: TuneCommand) -> Result<(), String> {
             let samples = read_samples(&text).map_err(|e| e.to_string())?;
             let start = match &from {
                 Some(path) => read_params(path)?,
-                None => EvalParams::DEFAULT,
+                None => EngineParams::DEFAULT,
             };
             let fitter = Fitter::new(&samples, rules, seed).map_err(|e| e.to_string())?;
             if let Some(bad) = groups
@@ -251,9 +252,16 @@ fn command_result(command: TuneCommand) -> Result<(), String> {
             {
                 return Err(format!("--groups: no weight group {bad:?}"));
             }
-            let report = fit(&fitter, &start, &groups, iterations, seed, &mut |it, e| {
-                eprintln!("iteration {it}: training error {e:.6}");
-            });
+            let report = fit(
+                &fitter,
+                &start.eval,
+                &groups,
+                iterations,
+                seed,
+                &mut |it, e| {
+                    eprintln!("iteration {it}: training error {e:.6}");
+                },
+            );
             let mut text = format!(
                 "# bughouse tune fit --positions {} --iterations {iterations} --seed {seed} --groups {}\n\
                  # K {:.4}, {} quiet positions trained on, {} held out\n\
@@ -268,7 +276,12 @@ fn command_result(command: TuneCommand) -> Result<(), String> {
                 report.valid_error.0,
                 report.valid_error.1
             );
-            text.push_str(&report.params.to_text());
+            // The search's margins it started from go on with the fitted weights.
+            let fitted = EngineParams {
+                eval: report.params,
+                search: start.search,
+            };
+            text.push_str(&fitted.to_text());
             write(&out, &text)?;
             println!(
                 "K {:.4}; {} positions trained on, {} held out; training error {:.6} -> {:.6}; held-out error {:.6} -> {:.6}; weights written to {}",
@@ -291,7 +304,8 @@ fn command_result(command: TuneCommand) -> Result<(), String> {
 #[derive(clap::Args)]
 pub struct SpsaArgs {
     /// The weights to tune (comma-separated: a group name as in the weights file for all of
-    /// its weights, or `group[i]` for one), e.g. `tempo,danger_divisor,reserve_value`.
+    /// its weights, or `group[i]` for one), e.g. `tempo,danger_divisor,reserve_value`; the
+    /// search's margins too, e.g. `rfp_margin,lmr_divisor,futility_margin`.
     #[arg(long, value_delimiter = ',', required = true)]
     weights: Vec<String>,
     /// Iterations (two matches each).
@@ -351,7 +365,7 @@ fn spsa(args: SpsaArgs) -> Result<(), String> {
     }
     let start = match &args.from {
         Some(path) => read_params(path)?,
-        None => EvalParams::DEFAULT,
+        None => EngineParams::DEFAULT,
     };
     if let Some(opponent) = &args.opponent {
         let check = Config {
@@ -363,7 +377,7 @@ fn spsa(args: SpsaArgs) -> Result<(), String> {
         };
         check.check_engines().map_err(|e| e.to_string())?;
     }
-    let names: Vec<String> = tuned.iter().map(|&i| EvalParams::name(i)).collect();
+    let names: Vec<String> = tuned.iter().map(|&i| EngineParams::name(i)).collect();
     let header = format!(
         "# bughouse tune spsa --weights {} --iterations {} --seed {} --time {} --level {}{}{} --jobs {} --c-fraction {} --r-end {}{}\n",
         args.weights.join(","),

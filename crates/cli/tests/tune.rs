@@ -258,7 +258,7 @@ fn tune_spsa_tunes_weights_through_play() {
         "tune",
         "spsa",
         "--weights",
-        "tempo,reserve_value[1]",
+        "tempo,reserve_value[1],rfp_margin",
         "--iterations",
         "3",
         "--time",
@@ -288,6 +288,11 @@ fn tune_spsa_tunes_weights_through_play() {
         "{tuned}"
     );
     assert!(tuned.contains("\nreserve_value = "), "{tuned}");
+    assert!(tuned.contains(", rfp_margin "), "{tuned}");
+    // The search's margins are written after the evaluation's weights; those not tuned keep
+    // their values.
+    assert!(tuned.contains("\nrfp_margin = "), "{tuned}");
+    assert!(tuned.contains("\nqs_delta = 200\n"), "{tuned}");
     // A weight not tuned keeps its value.
     assert!(
         tuned.contains("\nboard_value = 100 310 320 470 850\n"),

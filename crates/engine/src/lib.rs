@@ -4,7 +4,8 @@
 //!   reserves in the key, quiescence with checking drops), for UCI and for the bot.
 //! - [`evaluate`]: an evaluation made for bughouse (reserve material, king safety against
 //!   drops, mobility, pawns near promotion, tempo).
-//! - [`EvalParams`]: the evaluation's weights, defaults or tuned (`bughouse tune`).
+//! - [`EvalParams`]: the evaluation's weights, defaults or tuned (`bughouse tune`);
+//!   [`SearchParams`]: the search's margins; [`EngineParams`]: both, in one text form.
 //! - [`Level`]: strength levels 1 to 8 for casual play.
 //! - [`TeamBot`]: one seat of a match, seeing both boards: counts on the pieces about to cross,
 //!   sits when moving loses to an incoming piece or when the partner is about to capture the
@@ -40,9 +41,12 @@ mod zobrist;
 
 pub use eval::{evaluate, evaluate_with, see, BOARD_VALUE, RESERVE_VALUE};
 pub use level::{Level, ParseLevelError, PUBLISHED_DEVIATION, PUBLISHED_RATINGS};
-pub use params::{EvalFileError, EvalParams, ParamsError, EVAL_PARAM_COUNT};
+pub use params::{
+    EngineParams, EvalFileError, EvalParams, ParamsError, ENGINE_PARAM_COUNT, EVAL_PARAM_COUNT,
+};
 pub use search::{
-    mate_in, Limits, SearchConfig, SearchInfo, SearchResult, Searcher, MATE, MATE_BOUND, MAX_PLY,
+    mate_in, Limits, SearchConfig, SearchInfo, SearchParams, SearchResult, Searcher, MATE,
+    MATE_BOUND, MAX_PLY, SEARCH_PARAM_COUNT,
 };
 pub use team::{Action, Decision, Talk, TeamBot};
 

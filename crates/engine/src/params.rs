@@ -16,6 +16,8 @@
 
 use std::fmt::Write as _;
 
+use crate::search::{SearchParams, SEARCH_GROUPS, SEARCH_PARAM_COUNT};
+
 /// The weights of [`crate::evaluate_with`], in centipawns or danger units.
 ///
 /// Arrays by role are indexed pawn, knight, bishop, rook, queen (index 0 = pawn).
@@ -235,31 +237,12 @@ impl EvalParams {
 
     /// The name of the `i`th weight of [`EvalParams::to_vec`], like `board_value[2]`.
     pub fn name(i: usize) -> String {
-        let mut at = 0;
-        for (name, n) in GROUPS {
-            if i < at + n {
-                return if n == 1 {
-                    name.to_owned()
-                } else {
-                    format!("{name}[{}]", i - at)
-                };
-            }
-            at += n;
-        }
-        format!("#{i}")
+        name_in(&GROUPS, i)
     }
 
     /// The text form: one `name = values` line per group.
     pub fn to_text(&self) -> String {
-        let v = self.to_vec();
-        let mut out = String::new();
-        let mut at = 0;
-        for (name, n) in GROUPS {
-            let values: Vec<String> = v[at..at + n].iter().map(i32::to_string).collect();
-            let _ = writeln!(out, "{name} = {}", values.join(" "));
-            at += n;
-        }
-        out
+        write_text(&GROUPS, &self.to_vec())
     }
 
     /// Reads a weights file (the text form, as `bughouse tune fit` writes it).
@@ -278,42 +261,170 @@ impl EvalParams {
     /// [`ParamsError`] for a line that is not `name = integers` of a known group.
     pub fn from_text(text: &str) -> Result<EvalParams, ParamsError> {
         let mut v = EvalParams::DEFAULT.to_vec();
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let (name, values) = line.split_once('=').ok_or(ParamsError::Syntax(i + 1))?;
-            let name = name.trim();
-            let mut at = 0;
-            let mut found = None;
-            for (g, n) in GROUPS {
-                if g == name {
-                    found = Some((at, n));
-                }
-                at += n;
-            }
-            let (at, n) = found.ok_or_else(|| ParamsError::Unknown {
-                line: i + 1,
-                name: name.to_owned(),
-            })?;
-            let parsed: Result<Vec<i32>, _> =
-                values.split_whitespace().map(str::parse::<i32>).collect();
-            match parsed {
-                Ok(p) if p.len() == n => v[at..at + n].copy_from_slice(&p),
-                _ => {
-                    return Err(ParamsError::Values {
-                        line: i + 1,
-                        name: name.to_owned(),
-                        want: n,
-                    })
-                }
-            }
-        }
-        if v[EVAL_PARAM_COUNT - 1] < 1 {
-            return Err(ParamsError::Divisor);
-        }
+        read_text(text, &GROUPS, &mut v)?;
         Ok(EvalParams::from_slice(&v))
+    }
+}
+
+/// The text form of `groups` with the values `v`: one `name = values` line per group.
+fn write_text(groups: &[(&str, usize)], v: &[i32]) -> String {
+    let mut out = String::new();
+    let mut at = 0;
+    for &(name, n) in groups {
+        let values: Vec<String> = v[at..at + n].iter().map(i32::to_string).collect();
+        let _ = writeln!(out, "{name} = {}", values.join(" "));
+        at += n;
+    }
+    out
+}
+
+/// Reads the `name = values` lines of `text` into `v` (laid out as `groups`); `#` starts a
+/// comment. The evaluation's `danger_divisor`, if among the groups, must stay at least 1.
+fn read_text(text: &str, groups: &[(&str, usize)], v: &mut [i32]) -> Result<(), ParamsError> {
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (name, values) = line.split_once('=').ok_or(ParamsError::Syntax(i + 1))?;
+        let name = name.trim();
+        let mut at = 0;
+        let mut found = None;
+        for &(g, n) in groups {
+            if g == name {
+                found = Some((at, n));
+            }
+            at += n;
+        }
+        let (at, n) = found.ok_or_else(|| ParamsError::Unknown {
+            line: i + 1,
+            name: name.to_owned(),
+        })?;
+        let parsed: Result<Vec<i32>, _> =
+            values.split_whitespace().map(str::parse::<i32>).collect();
+        match parsed {
+            Ok(p) if p.len() == n => v[at..at + n].copy_from_slice(&p),
+            _ => {
+                return Err(ParamsError::Values {
+                    line: i + 1,
+                    name: name.to_owned(),
+                    want: n,
+                })
+            }
+        }
+    }
+    if v[EVAL_PARAM_COUNT - 1] < 1 {
+        return Err(ParamsError::Divisor);
+    }
+    Ok(())
+}
+
+/// The name of the `i`th value of a vector laid out as `groups`, like `board_value[2]`.
+fn name_in(groups: &[(&str, usize)], i: usize) -> String {
+    let mut at = 0;
+    for &(name, n) in groups {
+        if i < at + n {
+            return if n == 1 {
+                name.to_owned()
+            } else {
+                format!("{name}[{}]", i - at)
+            };
+        }
+        at += n;
+    }
+    format!("#{i}")
+}
+
+/// The number of values of [`EngineParams::to_vec`].
+pub const ENGINE_PARAM_COUNT: usize = EVAL_PARAM_COUNT + SEARCH_PARAM_COUNT;
+
+/// Everything the engine can be tuned by: the evaluation's weights and the search's margins.
+/// Its text form is the two kinds of `name = values` lines in one file (the evaluation's
+/// first); a file of the evaluation's weights alone reads too, the margins at their defaults.
+///
+/// ```
+/// use bughouse_engine::{EngineParams, EvalParams};
+///
+/// let text = "tempo = 30\nrfp_margin = 95\n";
+/// let p = EngineParams::from_text(text).unwrap();
+/// assert_eq!((p.eval.tempo, p.search.rfp_margin), (30, 95));
+/// assert_eq!(p.eval.board_value, EvalParams::DEFAULT.board_value);
+/// assert_eq!(EngineParams::from_text(&p.to_text()), Ok(p));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct EngineParams {
+    /// The evaluation's weights.
+    pub eval: EvalParams,
+    /// The search's margins and thresholds.
+    pub search: SearchParams,
+}
+
+impl EngineParams {
+    /// The values the engine plays with unless told otherwise.
+    pub const DEFAULT: EngineParams = EngineParams {
+        eval: EvalParams::DEFAULT,
+        search: SearchParams::DEFAULT,
+    };
+
+    /// All values in one vector: [`EvalParams::to_vec`], then [`SearchParams::to_vec`].
+    pub fn to_vec(&self) -> Vec<i32> {
+        let mut v = self.eval.to_vec();
+        v.extend(self.search.to_vec());
+        v
+    }
+
+    /// The values from a vector in the order of [`EngineParams::to_vec`].
+    ///
+    /// # Panics
+    ///
+    /// If `v` does not hold exactly [`ENGINE_PARAM_COUNT`] values.
+    pub fn from_slice(v: &[i32]) -> EngineParams {
+        assert_eq!(v.len(), ENGINE_PARAM_COUNT, "wrong number of parameters");
+        EngineParams {
+            eval: EvalParams::from_slice(&v[..EVAL_PARAM_COUNT]),
+            search: SearchParams::from_slice(&v[EVAL_PARAM_COUNT..]),
+        }
+    }
+
+    /// The groups of both, in the order of [`EngineParams::to_vec`].
+    fn groups() -> Vec<(&'static str, usize)> {
+        GROUPS.iter().chain(SEARCH_GROUPS.iter()).copied().collect()
+    }
+
+    /// The names of the groups, as the text form writes them.
+    pub fn group_names() -> impl Iterator<Item = &'static str> {
+        GROUPS.iter().chain(SEARCH_GROUPS.iter()).map(|g| g.0)
+    }
+
+    /// The name of the `i`th value of [`EngineParams::to_vec`], like `board_value[2]` or
+    /// `rfp_margin`.
+    pub fn name(i: usize) -> String {
+        name_in(&EngineParams::groups(), i)
+    }
+
+    /// The text form: the evaluation's lines, then the search's.
+    pub fn to_text(&self) -> String {
+        write_text(&EngineParams::groups(), &self.to_vec())
+    }
+
+    /// Reads a parameters file (the text form).
+    ///
+    /// # Errors
+    ///
+    /// [`EvalFileError`]: the file cannot be read, or its text does not read.
+    pub fn from_file(path: &std::path::Path) -> Result<EngineParams, EvalFileError> {
+        Ok(EngineParams::from_text(&std::fs::read_to_string(path)?)?)
+    }
+
+    /// Reads the text form. Groups not named keep their default values.
+    ///
+    /// # Errors
+    ///
+    /// [`ParamsError`] for a line that is not `name = integers` of a known group.
+    pub fn from_text(text: &str) -> Result<EngineParams, ParamsError> {
+        let mut v = EngineParams::DEFAULT.to_vec();
+        read_text(text, &EngineParams::groups(), &mut v)?;
+        Ok(EngineParams::from_slice(&v))
     }
 }
 
@@ -341,6 +452,42 @@ mod tests {
         assert_eq!(EvalParams::name(7), "reserve_value[2]");
         assert_eq!(EvalParams::name(47), "danger_divisor");
         assert_eq!(EvalParams::name(33), "danger_safe_check[3]");
+    }
+
+    #[test]
+    fn engine_params_hold_both_kinds_in_one_text() {
+        let v = EngineParams::DEFAULT.to_vec();
+        assert_eq!(v.len(), ENGINE_PARAM_COUNT);
+        assert_eq!(EngineParams::from_slice(&v), EngineParams::DEFAULT);
+        assert_eq!(EngineParams::name(EVAL_PARAM_COUNT), "rfp_margin");
+        assert_eq!(EngineParams::name(ENGINE_PARAM_COUNT - 1), "qs_delta");
+        assert_eq!(EngineParams::name(7), "reserve_value[2]");
+        let text = EngineParams::DEFAULT.to_text();
+        assert!(text.starts_with("board_value = "), "{text}");
+        assert!(text.ends_with("qs_delta = 200\n"), "{text}");
+        assert_eq!(EngineParams::from_text(&text), Ok(EngineParams::DEFAULT));
+        // A file of the evaluation's weights alone reads, the margins at their defaults.
+        let eval_only = EngineParams::from_text(&EvalParams::DEFAULT.to_text()).unwrap();
+        assert_eq!(eval_only, EngineParams::DEFAULT);
+        // The evaluation alone does not take the search's names.
+        assert!(matches!(
+            EvalParams::from_text("rfp_margin = 90"),
+            Err(ParamsError::Unknown { line: 1, .. })
+        ));
+        let p = EngineParams::from_text("# tuned\nlmr_divisor = 180\ntempo = 20\n").unwrap();
+        assert_eq!((p.search.lmr_divisor, p.eval.tempo), (180, 20));
+        assert!(matches!(
+            EngineParams::from_text("null_base = 1 2"),
+            Err(ParamsError::Values {
+                line: 1,
+                want: 1,
+                ..
+            })
+        ));
+        assert_eq!(
+            EngineParams::from_text("danger_divisor = 0"),
+            Err(ParamsError::Divisor)
+        );
     }
 
     #[test]

@@ -17,10 +17,11 @@ use std::time::{Duration, Instant};
 use bughouse_core::{Move, Position, Role, Verdict};
 
 use crate::eval::evaluate_with;
-use crate::params::EvalParams;
+use crate::params::{EngineParams, EvalParams};
 use crate::zobrist;
 
 mod config;
+mod margins;
 mod negamax;
 mod ordering;
 mod pruning;
@@ -31,6 +32,8 @@ mod tt;
 use time::time_factor;
 
 pub use config::SearchConfig;
+pub(crate) use margins::SEARCH_GROUPS;
+pub use margins::{SearchParams, SEARCH_PARAM_COUNT};
 use pruning::lost_there;
 use tt::Tt;
 
@@ -228,19 +231,14 @@ pub struct Searcher {
     noise: i32,
     root_depth: i32,
     params: EvalParams,
+    margins: SearchParams,
     config: SearchConfig,
 }
 
 impl Searcher {
     /// A searcher with a transposition table of about `tt_mb` megabytes.
     pub fn new(tt_mb: usize) -> Searcher {
-        let mut lmr = vec![[0u8; 64]; 64];
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (n, r) in row.iter_mut().enumerate().skip(1) {
-                let x = 0.5 + (d as f64).ln() * (n as f64).ln() / 2.2;
-                *r = x.clamp(0.0, 40.0) as u8;
-            }
-        }
+        let lmr = SearchParams::DEFAULT.lmr_table();
         Searcher {
             tt: Tt::new(tt_mb),
             history: vec![0; 24 * 64],
@@ -259,6 +257,7 @@ impl Searcher {
             noise: 0,
             root_depth: 0,
             params: EvalParams::DEFAULT,
+            margins: SearchParams::DEFAULT,
             config: SearchConfig::DEFAULT,
         }
     }
@@ -270,6 +269,28 @@ impl Searcher {
             self.params = params;
             self.tt.clear();
         }
+    }
+
+    /// The search's margins and thresholds from now on (default: [`SearchParams::DEFAULT`]).
+    /// The transposition table is cleared, since its bounds came from the old ones.
+    pub fn set_search_params(&mut self, margins: SearchParams) {
+        if margins != self.margins {
+            self.margins = margins;
+            self.lmr = margins.lmr_table();
+            self.tt.clear();
+        }
+    }
+
+    /// The evaluation's weights and the search's margins from now on
+    /// ([`Searcher::set_eval_params`], [`Searcher::set_search_params`]).
+    pub fn set_params(&mut self, params: EngineParams) {
+        self.set_eval_params(params.eval);
+        self.set_search_params(params.search);
+    }
+
+    /// The search's margins in use.
+    pub fn search_params(&self) -> &SearchParams {
+        &self.margins
     }
 
     /// The search's switches from now on (default: [`SearchConfig::DEFAULT`]).

@@ -142,6 +142,12 @@ impl TeamBot {
         self.searcher.set_eval_params(params);
     }
 
+    /// Plays with the evaluation weights and search margins `params` (default:
+    /// [`crate::EngineParams::DEFAULT`]).
+    pub fn set_params(&mut self, params: crate::EngineParams) {
+        self.searcher.set_params(params);
+    }
+
     /// The search's switches (default: [`crate::SearchConfig::DEFAULT`]).
     pub fn set_search_config(&mut self, config: crate::SearchConfig) {
         self.searcher.set_config(config);

@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use crate::{mate_in, EvalParams, Limits, SearchConfig, SearchInfo, SearchResult, Searcher};
+use crate::{mate_in, EngineParams, Limits, SearchConfig, SearchInfo, SearchResult, Searcher};
 use bughouse_core::{Color, Position, Rules};
 
 /// A timed search this short runs in one piece (`stop` may wait that long).
@@ -223,8 +223,9 @@ struct Engine {
     hash: usize,
     /// The search configuration (`setoption name Search`, a name of [`SearchConfig::NAMED`]).
     config: SearchConfig,
-    /// The evaluation weights (`setoption name EvalFile`, a weights file of `bughouse tune`).
-    params: EvalParams,
+    /// The evaluation weights and search margins (`setoption name EvalFile`, a file of
+    /// `bughouse tune`).
+    params: EngineParams,
     position: Position,
     /// The searcher, when no search holds it.
     searcher: Option<Searcher>,
@@ -238,7 +239,7 @@ impl Engine {
             rules: Rules::fide(),
             hash: DEFAULT_HASH,
             config: SearchConfig::DEFAULT,
-            params: EvalParams::DEFAULT,
+            params: EngineParams::DEFAULT,
             position: Position::new(Rules::fide()),
             searcher: Some(Searcher::new(DEFAULT_HASH)),
             running: None,
@@ -249,7 +250,7 @@ impl Engine {
     fn fresh_searcher(&self) -> Searcher {
         let mut searcher = Searcher::new(self.hash);
         searcher.set_config(self.config);
-        searcher.set_eval_params(self.params);
+        searcher.set_params(self.params);
         searcher
     }
 
@@ -313,9 +314,9 @@ impl Engine {
             }
             "evalfile" => {
                 self.params = if value.is_empty() || value == "<empty>" {
-                    EvalParams::DEFAULT
+                    EngineParams::DEFAULT
                 } else {
-                    EvalParams::from_file(std::path::Path::new(&value))
+                    EngineParams::from_file(std::path::Path::new(&value))
                         .map_err(|e| format!("setoption EvalFile: {value}: {e}"))?
                 };
                 self.searcher = Some(self.fresh_searcher());

@@ -1,5 +1,5 @@
-//! SPSA (simultaneous perturbation stochastic approximation) of evaluation weights through
-//! play: the weights are tuned by the matches they win, not by a static fit, so they stay tied
+//! SPSA (simultaneous perturbation stochastic approximation) of evaluation weights and search
+//! margins ([`EngineParams`]) through play: the weights are tuned by the matches they win, not by a static fit, so they stay tied
 //! to the search that uses them.
 //!
 //! Each iteration `k` draws a random sign `Δᵢ = ±1` for every tuned weight (from the seed) and
@@ -15,17 +15,19 @@
 
 use bughouse_arena::{BotOptions, Config, Spec};
 use bughouse_core::{Preset, TimeControl};
-use bughouse_engine::{EvalParams, Level, EVAL_PARAM_COUNT};
+use bughouse_engine::{EngineParams, Level, ENGINE_PARAM_COUNT};
+#[cfg(test)]
+use bughouse_engine::{EvalParams, SearchParams};
 
 use crate::Rng;
 
 /// What to tune and how.
 #[derive(Debug, Clone)]
 pub struct SpsaConfig {
-    /// Indexes of the tuned weights in [`EvalParams::to_vec`] ([`parse_weights`]).
+    /// Indexes of the tuned weights in [`EngineParams::to_vec`] ([`parse_weights`]).
     pub weights: Vec<usize>,
     /// Where the weights start.
-    pub start: EvalParams,
+    pub start: EngineParams,
     /// Iterations `N` (two matches each).
     pub iterations: u32,
     /// Seed of the perturbations and of the matches' bots.
@@ -57,7 +59,7 @@ pub struct SpsaStep {
     /// The tuned weights after this iteration's update.
     pub theta: Vec<f64>,
     /// All weights after it (the tuned ones rounded).
-    pub params: EvalParams,
+    pub params: EngineParams,
     /// The matches' BPGN.
     pub bpgn: String,
 }
@@ -66,25 +68,25 @@ pub struct SpsaStep {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WeightsError {
     /// A name that is no weight group nor `group[i]` of one.
-    #[error("no weight {0:?} (a group name as in the weights file, or group[i])")]
+    #[error("no weight {0:?} (a group name as in the weights file, or group[i], of the evaluation or the search)")]
     Unknown(String),
     /// Nothing named.
     #[error("no weights to tune")]
     Empty,
 }
 
-/// The indexes of `names` in [`EvalParams::to_vec`]: a group name (`tempo`, `reserve_value`)
-/// stands for all of its weights, `group[i]` for one.
+/// The indexes of `names` in [`EngineParams::to_vec`]: a group name (`tempo`, `reserve_value`,
+/// `rfp_margin`) stands for all of its weights, `group[i]` for one.
 ///
 /// # Errors
 ///
 /// [`WeightsError`] for an unknown name or an empty list.
 pub fn parse_weights(names: &[String]) -> Result<Vec<usize>, WeightsError> {
-    let all: Vec<String> = (0..EVAL_PARAM_COUNT).map(EvalParams::name).collect();
+    let all: Vec<String> = (0..ENGINE_PARAM_COUNT).map(EngineParams::name).collect();
     let mut out = Vec::new();
     for name in names {
         let name = name.trim();
-        let found: Vec<usize> = (0..EVAL_PARAM_COUNT)
+        let found: Vec<usize> = (0..ENGINE_PARAM_COUNT)
             .filter(|&i| {
                 all[i] == name
                     || all[i]
@@ -144,21 +146,21 @@ impl Spsa {
     }
 
     /// The weights now, rounded, the others as they started.
-    pub fn params(&self) -> EvalParams {
+    pub fn params(&self) -> EngineParams {
         self.with(&vec![0.0; self.theta.len()])
     }
 
     /// The start weights with `θ + offset` (rounded, keeping each weight's sign) in the tuned
     /// places.
-    fn with(&self, offset: &[f64]) -> EvalParams {
+    fn with(&self, offset: &[f64]) -> EngineParams {
         let mut v = self.config.start.to_vec();
         for (j, &i) in self.config.weights.iter().enumerate() {
             let x = (self.theta[j] + offset[j]).round() as i32;
             let start = v[i];
             v[i] = if start >= 0 { x.max(0) } else { x.min(0) };
         }
-        // `from_slice` keeps the divisor at least 1.
-        EvalParams::from_slice(&v)
+        // `from_slice` keeps the divisors at least 1.
+        EngineParams::from_slice(&v)
     }
 
     fn c_k(&self, k: u32) -> f64 {
@@ -231,7 +233,7 @@ impl Spsa {
         (result, bpgn)
     }
 
-    fn bot(&self, label: &str, params: EvalParams) -> Spec {
+    fn bot(&self, label: &str, params: EngineParams) -> Spec {
         Spec::Bot(
             self.config.level,
             BotOptions {
@@ -287,7 +289,7 @@ mod tests {
     fn config(weights: Vec<usize>) -> SpsaConfig {
         SpsaConfig {
             weights,
-            start: EvalParams::DEFAULT,
+            start: EngineParams::DEFAULT,
             iterations: 100,
             seed: 7,
             time: "1s+0".parse().unwrap(),
@@ -342,13 +344,30 @@ mod tests {
     fn perturbed_weights_keep_their_sign_and_the_divisor() {
         let weights = parse_weights(&["danger_divisor".into(), "tempo".into()]).unwrap();
         let s = Spsa::new(config(weights));
-        let p = s.with(&[-100.0, -100.0]);
+        let p = s.with(&[-100.0, -100.0]).eval;
         assert_eq!(p.danger_divisor, 1);
         assert_eq!(p.tempo, 0);
-        let p = s.with(&[2.4, 10.6]);
+        let p = s.with(&[2.4, 10.6]).eval;
         assert_eq!(p.danger_divisor, EvalParams::DEFAULT.danger_divisor + 2);
         assert_eq!(p.tempo, EvalParams::DEFAULT.tempo + 11);
         // Untuned weights stay.
         assert_eq!(p.board_value, EvalParams::DEFAULT.board_value);
+    }
+
+    #[test]
+    fn search_margins_are_tuned_beside_the_weights() {
+        let weights = parse_weights(&["rfp_margin".into(), "tempo".into()]).unwrap();
+        assert_eq!(weights[0], bughouse_engine::EVAL_PARAM_COUNT);
+        let s = Spsa::new(config(weights));
+        // c is a tenth of each start value.
+        assert_eq!(s.c_end, vec![11.0, 2.2]);
+        let p = s.with(&[-20.0, 3.0]);
+        assert_eq!(p.search.rfp_margin, SearchParams::DEFAULT.rfp_margin - 20);
+        assert_eq!(p.eval.tempo, EvalParams::DEFAULT.tempo + 3);
+        assert_eq!(p.search.qs_delta, SearchParams::DEFAULT.qs_delta);
+        // A divisor of the search stays at least 1.
+        let divisor = parse_weights(&["null_divisor".into()]).unwrap();
+        let s = Spsa::new(config(divisor));
+        assert_eq!(s.with(&[-50.0]).search.null_divisor, 1);
     }
 }

@@ -44,6 +44,7 @@ impl Searcher {
             return alpha;
         }
         let pv_node = beta - alpha > 1;
+        let m = self.margins;
 
         let entry = self.tt.probe(key);
         let tt_move = entry.and_then(|e| e.mv);
@@ -65,8 +66,12 @@ impl Searcher {
 
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility pruning.
-            let rfp_depth = if self.config.deep_prune { 6 } else { 3 };
-            if depth <= rfp_depth && static_eval - 110 * depth >= beta {
+            let rfp_depth = if self.config.deep_prune {
+                6
+            } else {
+                m.rfp_depth
+            };
+            if depth <= rfp_depth && static_eval - m.rfp_margin * depth >= beta {
                 return static_eval;
             }
             // Null move: passing still holds beta.
@@ -75,7 +80,7 @@ impl Searcher {
                     let null_key = zobrist::update(pos, &null, key);
                     self.keys[ply + 1] = null_key;
                     self.came_by[ply + 1] = ordering::NO_MOVE;
-                    let mut r = 3 + depth / 5;
+                    let mut r = m.null_base + depth / m.null_divisor;
                     if self.config.deep_prune {
                         r += ((static_eval - beta) / 200).min(3);
                     }
@@ -155,13 +160,14 @@ impl Searcher {
                 && searched > 0
                 && best > -MATE_BOUND
             {
-                if lost && !pv_node && depth <= 4 {
+                if lost && !pv_node && depth <= m.lost_depth {
                     continue;
                 }
                 if far_drop
                     && !pv_node
                     && depth <= 3
-                    && (far_drops >= 2 + depth || static_eval + 100 * depth <= alpha)
+                    && (far_drops >= m.far_drops + depth
+                        || static_eval + m.far_drop_margin * depth <= alpha)
                 {
                     continue;
                 }
@@ -169,12 +175,15 @@ impl Searcher {
                 let keep = if self.config.strong_reductions {
                     3 + (depth * depth) as usize * 2
                 } else {
-                    4 + (depth * depth) as usize * 3
+                    (m.lmp_base + depth * depth * m.lmp_factor).max(0) as usize
                 };
                 if !pv_node && depth <= 4 && searched >= keep {
                     continue;
                 }
-                if !pv_node && depth <= 2 && static_eval + 120 * depth + 60 <= alpha {
+                if !pv_node
+                    && depth <= 2
+                    && static_eval + m.futility_margin * depth + m.futility_base <= alpha
+                {
                     continue;
                 }
                 if count_pruning {

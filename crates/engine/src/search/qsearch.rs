@@ -99,7 +99,7 @@ impl Searcher {
             if let Some(victim) = victim.filter(|_| !in_check) {
                 // Delta pruning.
                 if mv.promotion_role().is_none()
-                    && stand + value(victim) + 200 <= alpha
+                    && stand + value(victim) + self.margins.qs_delta <= alpha
                     && beta.abs() < MATE_BOUND
                 {
                     continue;
