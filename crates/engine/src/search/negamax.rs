@@ -80,7 +80,7 @@ impl Searcher {
                     let null_key = zobrist::update(pos, &null, key);
                     self.keys[ply + 1] = null_key;
                     self.came_by[ply + 1] = ordering::NO_MOVE;
-                    let mut r = m.null_base + depth / m.null_divisor;
+                    let mut r = m.null_base + depth / m.null_divisor.max(1);
                     if self.config.deep_prune {
                         r += ((static_eval - beta) / 200).min(3);
                     }
