@@ -16,8 +16,6 @@
 use bughouse_arena::{BotOptions, Config, Spec};
 use bughouse_core::{Preset, TimeControl};
 use bughouse_engine::{EngineParams, Level, ENGINE_PARAM_COUNT};
-#[cfg(test)]
-use bughouse_engine::{EvalParams, SearchParams};
 
 use crate::Rng;
 
@@ -285,6 +283,7 @@ impl Spsa {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bughouse_engine::{EvalParams, SearchParams};
 
     fn config(weights: Vec<usize>) -> SpsaConfig {
         SpsaConfig {
