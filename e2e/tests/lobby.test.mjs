@@ -85,6 +85,64 @@ async function noSidewaysScroll(page, what) {
 }
 
 /** Presses Play now in the lobby and waits for the match page; returns the match id. */
+/**
+ * Keeps what went over the page's websockets that answers or ends a match (our actions, their
+ * answers, `ended`, `state`, closes), with the page's time, to say why a result did not show.
+ */
+function watchFrames(page) {
+  const log = [];
+  const t0 = Date.now();
+  const keep = (dir, payload) => {
+    const text = String(payload);
+    if (dir === 'got' && !/^\{"type":"(ack|error|ended|state)"/.test(text)) return;
+    if (dir === 'sent' && text.includes('"type":"ping"')) return;
+    log.push(`${Date.now() - t0} ms ${dir} ${text.slice(0, 160)}`);
+  };
+  // Toasts (a refused action says so there) go away after 5 s: each is kept as it appears.
+  void page.context().addInitScript(() => {
+    window.__toastLog = [];
+    document.addEventListener('DOMContentLoaded', () => {
+      const box = document.getElementById('toasts');
+      if (!box) return;
+      new MutationObserver(records => {
+        for (const r of records) for (const n of r.addedNodes) window.__toastLog.push(n.textContent);
+      }).observe(box, { childList: true });
+    });
+  });
+  page.on('websocket', ws => {
+    log.push(`${Date.now() - t0} ms open ${ws.url()}`);
+    ws.on('framesent', f => keep('sent', f.payload));
+    ws.on('framereceived', f => keep('got', f.payload));
+    ws.on('close', () => log.push(`${Date.now() - t0} ms closed`));
+  });
+  return log;
+}
+
+/**
+ * A result that should be on the page is not: fails with what the page, its socket and the
+ * server knew then (and a screenshot), rather than a bare timeout.
+ */
+async function explainNoResult(page, id, frames, err) {
+  await page.screenshot({ path: join(ARTIFACTS, 'no-result.png'), fullPage: true }).catch(() => {});
+  const seen = await page
+    .evaluate(() => ({
+      pending: window.__bughouseTest?.pending(),
+      status: document.querySelector('.match-info .status')?.textContent,
+      actions: document.querySelector('section.actions')?.textContent,
+      toasts: window.__toastLog,
+    }))
+    .catch(e => ({ evaluate: String(e) }));
+  const server = await page.request
+    .get(`${BASE}/api/matches/${encodeURIComponent(id)}`)
+    .then(r => r.json())
+    .then(st => ({ status: st.status, result: st.result, moves: st.moves?.length }))
+    .catch(e => ({ request: String(e) }));
+  throw new Error(
+    `no result on the page: ${err.message}\npage: ${JSON.stringify(seen)}\nserver: ${JSON.stringify(server)}\n` +
+      `socket (last 40):\n${frames.slice(-40).join('\n')}`,
+  );
+}
+
 async function playNow(page, name, rules, tc) {
   await page.goto(`${BASE}/`);
   await page.locator('#player-name').fill(name);
@@ -346,6 +404,7 @@ test('a lone player fills the empty seats with bots after the wait', { timeout: 
   await page.context().addInitScript(() => {
     window.__bughouseBotOfferMs = 1500;
   });
+  const frames = watchFrames(page);
   const id = await playNow(page, 'Solo', 'fide', '1+0');
   await page.locator('.waiting-note').waitFor();
   // The level offered is the one the lobby gives the match: the published rating nearest the
@@ -379,7 +438,7 @@ test('a lone player fills the empty seats with bots after the wait', { timeout: 
     throw err;
   });
   const how = await Promise.race([clicked, ended]);
-  await score.waitFor();
+  await score.waitFor().catch(err => explainNoResult(page, id, frames, err));
   const result = await page.locator('section.result').innerText();
   assert.match((await score.textContent()) ?? '', /^(1-0|0-1|1\/2-1\/2)$/);
   if (how === 'resigned' && !/Bot \d checkmated|flag/i.test(result)) assert.match(result, /Solo resigns/);
