@@ -84,12 +84,13 @@ async function noSidewaysScroll(page, what) {
   assert.ok(scroll <= width && inner <= width, `${what}: scrollWidth ${scroll}, innerWidth ${inner} > ${width}`);
 }
 
-/** Presses Play now in the lobby and waits for the match page; returns the match id. */
 /**
  * Keeps what went over the page's websockets that answers or ends a match (our actions, their
- * answers, `ended`, `state`, closes), with the page's time, to say why a result did not show.
+ * answers, `ended`, `state`, closes), in ms since the watch began, to say why a result did not
+ * show. Called before the page opens the match, so the socket and the toasts are seen from the
+ * start.
  */
-function watchFrames(page) {
+async function watchFrames(page) {
   const log = [];
   const t0 = Date.now();
   const keep = (dir, payload) => {
@@ -99,7 +100,7 @@ function watchFrames(page) {
     log.push(`${Date.now() - t0} ms ${dir} ${text.slice(0, 160)}`);
   };
   // Toasts (a refused action says so there) go away after 5 s: each is kept as it appears.
-  void page.context().addInitScript(() => {
+  await page.context().addInitScript(() => {
     window.__toastLog = [];
     document.addEventListener('DOMContentLoaded', () => {
       const box = document.getElementById('toasts');
@@ -143,6 +144,7 @@ async function explainNoResult(page, id, frames, err) {
   );
 }
 
+/** Presses Play now in the lobby and waits for the match page; returns the match id. */
 async function playNow(page, name, rules, tc) {
   await page.goto(`${BASE}/`);
   await page.locator('#player-name').fill(name);
@@ -404,7 +406,7 @@ test('a lone player fills the empty seats with bots after the wait', { timeout: 
   await page.context().addInitScript(() => {
     window.__bughouseBotOfferMs = 1500;
   });
-  const frames = watchFrames(page);
+  const frames = await watchFrames(page);
   const id = await playNow(page, 'Solo', 'fide', '1+0');
   await page.locator('.waiting-note').waitFor();
   // The level offered is the one the lobby gives the match: the published rating nearest the
