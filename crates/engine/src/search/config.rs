@@ -339,6 +339,12 @@ impl SearchConfig {
         dynamic_time: true,
         ..SearchConfig::GUARD
     };
+    /// `guardall` with Stockfish's time use: the two changes that each leaned better against
+    /// Fairy-Stockfish without being shown (docs/arena.md, `guardall` and `guardtm`), together.
+    pub const GUARD_ALL_TIME: SearchConfig = SearchConfig {
+        dynamic_time: true,
+        ..SearchConfig::GUARD_ALL
+    };
     /// `race` with the board play of `guard`.
     pub const RACE_GUARD: SearchConfig = SearchConfig {
         check_chains: true,
@@ -353,7 +359,7 @@ impl SearchConfig {
     pub const DEFAULT: SearchConfig = SearchConfig::GUARD;
 
     /// Every configuration with a name, as the arena's `bot?search=NAME` reads it.
-    pub const NAMED: [(&'static str, SearchConfig); 30] = [
+    pub const NAMED: [(&'static str, SearchConfig); 31] = [
         ("base", SearchConfig::BASE),
         ("drops", SearchConfig::DROPS),
         ("clock", SearchConfig::CLOCK),
@@ -383,6 +389,7 @@ impl SearchConfig {
         ("guardall", SearchConfig::GUARD_ALL),
         ("raceguard", SearchConfig::RACE_GUARD),
         ("guardtm", SearchConfig::GUARD_TIME),
+        ("guardalltm", SearchConfig::GUARD_ALL_TIME),
         ("default", SearchConfig::DEFAULT),
     ];
 
