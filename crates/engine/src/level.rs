@@ -3,6 +3,10 @@
 use std::fmt;
 use std::str::FromStr;
 
+use bughouse_core::Move;
+
+use crate::search::{RootMove, MATE_BOUND};
+
 /// A strength level from 1 (a beginner) to 8 (full strength).
 ///
 /// | level | depth | nodes | eval noise | picks among moves within | team play |
@@ -113,6 +117,29 @@ impl Level {
         PUBLISHED_RATINGS[self.0 as usize - 1]
     }
 
+    /// The level whose published rating is nearest `rating`; on a tie the stronger one (levels
+    /// the calibration could not tell apart share a rating, and a player asking for that
+    /// rating gets the strongest of them).
+    ///
+    /// ```
+    /// use bughouse_engine::Level;
+    ///
+    /// assert_eq!(Level::nearest(0.0), Level::MIN);
+    /// assert_eq!(Level::nearest(1400.0).get(), 3);
+    /// assert_eq!(Level::nearest(5000.0), Level::MAX);
+    /// ```
+    pub fn nearest(rating: f64) -> Level {
+        let mut best = Level::MIN;
+        for n in Level::MIN.0..=Level::MAX.0 {
+            let level = Level(n);
+            if (level.published_rating() - rating).abs() <= (best.published_rating() - rating).abs()
+            {
+                best = level;
+            }
+        }
+        best
+    }
+
     pub(crate) fn params(self) -> LevelParams {
         let (max_depth, max_nodes, noise, margin) = match self.0 {
             1 => (Some(1), Some(2_000), 150, 200),
@@ -135,6 +162,52 @@ impl Level {
             full_team: self.0 >= 5,
         }
     }
+}
+
+impl LevelParams {
+    /// The move a level plays, given the search's `best` and its root moves with their exact
+    /// scores: one chosen at random among those within the level's margin of the best (no
+    /// margin: `best`), and for level 1 one time in [`LevelParams::blunder`] percent any move
+    /// that is not mated (a beginner hangs pieces). `random` gives uniformly random numbers.
+    pub(crate) fn choose(
+        &self,
+        best: Move,
+        roots: &[RootMove],
+        random: &mut dyn FnMut() -> u64,
+    ) -> Move {
+        if self.margin <= 0 || roots.is_empty() {
+            return best;
+        }
+        let pick = |moves: Vec<Move>, random: &mut dyn FnMut() -> u64| {
+            (!moves.is_empty()).then(|| moves[(random() % moves.len() as u64) as usize])
+        };
+        let top = roots[0].score;
+        let near: Vec<Move> = roots
+            .iter()
+            .filter(|r| r.score >= top - self.margin && r.score > -MATE_BOUND)
+            .map(|r| r.mv)
+            .collect();
+        let mut chosen = pick(near, random).unwrap_or(best);
+        if self.blunder > 0 && random() % 100 < self.blunder {
+            let alive: Vec<Move> = roots
+                .iter()
+                .filter(|r| r.score > -MATE_BOUND)
+                .map(|r| r.mv)
+                .collect();
+            chosen = pick(alive, random).unwrap_or(chosen);
+        }
+        chosen
+    }
+}
+
+/// The next number of a SplitMix64 generator whose state is `state`: the random choices of
+/// the weak levels, reproducible from a seed.
+pub(crate) fn split_mix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 impl Default for Level {

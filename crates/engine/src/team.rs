@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use bughouse_core::{Color, Match, Move, Position, Role, Seat, RESERVE_ROLES};
 
 use crate::eval::{see, value};
-use crate::level::Level;
+use crate::level::{split_mix, Level};
 use crate::search::{Limits, Options, Searcher, MATE_BOUND};
 
 mod clock;
@@ -284,28 +284,9 @@ impl TeamBot {
             let probes = Instant::now() + optimum.mul_f64(0.3);
             limits.deadline = limits.deadline.map(|d| d.max(probes));
         }
-        let mut best = result.best.unwrap_or(roots[0].mv);
-        if params.margin > 0 && !roots.is_empty() {
-            let top = roots[0].score;
-            let near: Vec<Move> = roots
-                .iter()
-                .filter(|r| r.score >= top - params.margin && r.score > -MATE_BOUND)
-                .map(|r| r.mv)
-                .collect();
-            if !near.is_empty() {
-                best = near[(self.next_random() % near.len() as u64) as usize];
-            }
-            if params.blunder > 0 && self.next_random() % 100 < params.blunder {
-                let alive: Vec<Move> = roots
-                    .iter()
-                    .filter(|r| r.score > -MATE_BOUND)
-                    .map(|r| r.mv)
-                    .collect();
-                if !alive.is_empty() {
-                    best = alive[(self.next_random() % alive.len() as u64) as usize];
-                }
-            }
-        }
+        let mut best = params.choose(result.best.unwrap_or(roots[0].mv), &roots, &mut || {
+            self.next_random()
+        });
         let mut score = result.score;
         let depth = result.depth;
 
@@ -538,15 +519,11 @@ impl TeamBot {
     }
 
     fn next_random(&mut self) -> u64 {
-        self.rng = self.rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.rng;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        split_mix(&mut self.rng)
     }
 }
 
-fn min_opt<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+pub(crate) fn min_opt<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, None) => a,

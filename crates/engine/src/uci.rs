@@ -12,6 +12,10 @@
 //! (`go infinite`, `go depth N`, or more than [`SINGLE_SEARCH`] of time) is run as a series of
 //! searches with growing deadlines (at most [`MAX_SLICE`] each; the transposition table keeps
 //! the work of the earlier ones) and `stop` takes effect at the end of the current one.
+//!
+//! `Level` (1 to 8) plays as the bot levels do on one board ([`Level`]: their depth, nodes,
+//! noise and choice among near-best moves; 8, the default, is full strength), and
+//! `UCI_LimitStrength` with `UCI_Elo` plays at the level whose published rating is nearest.
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,8 +23,14 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use crate::{mate_in, EngineParams, Limits, SearchConfig, SearchInfo, SearchResult, Searcher};
-use bughouse_core::{Color, Position, Rules};
+use crate::level::split_mix;
+use crate::search::Options;
+use crate::team::min_opt;
+use crate::{
+    mate_in, EngineParams, Level, Limits, SearchConfig, SearchInfo, SearchResult, Searcher,
+    PUBLISHED_RATINGS,
+};
+use bughouse_core::{Color, Move, Position, Rules};
 
 /// A timed search this short runs in one piece (`stop` may wait that long).
 pub const SINGLE_SEARCH: Duration = Duration::from_secs(10);
@@ -161,8 +171,22 @@ impl Out {
     }
 }
 
+/// How one `go` plays: the strength level and the seed of its random choices.
+#[derive(Debug, Clone, Copy)]
+struct Play {
+    level: Level,
+    seed: u64,
+}
+
 /// Runs one `go` on `searcher` and prints the info lines and `bestmove`.
-fn search(searcher: &mut Searcher, pos: &Position, go: &Go, stop: &AtomicBool, out: &Out) {
+fn search(
+    searcher: &mut Searcher,
+    pos: &Position,
+    go: &Go,
+    play: Play,
+    stop: &AtomicBool,
+    out: &Out,
+) {
     let start = Instant::now();
     let hard = go.budget(pos.turn()).map(|b| start + b);
     // Nodes of the earlier pieces of a sliced search.
@@ -174,6 +198,49 @@ fn search(searcher: &mut Searcher, pos: &Position, go: &Go, stop: &AtomicBool, o
         total.nodes += earlier.get();
         out.say(&info_line(&total, start.elapsed().max(i.elapsed)));
     };
+    let best = if play.level == Level::MAX {
+        full_strength(searcher, pos, go, hard, stop, &earlier, &mut info)
+    } else {
+        // A weaker level searches once, within its own depth and nodes (at most 5 million:
+        // a few seconds, which is the most `stop` waits), and chooses as the level does.
+        let params = play.level.params();
+        let limits = Limits {
+            deadline: hard,
+            max_nodes: min_opt(go.nodes, params.max_nodes),
+            max_depth: min_opt(go.depth, params.max_depth),
+        };
+        let options = Options {
+            noise: params.noise,
+            exact_root: params.margin > 0,
+            ..Options::default()
+        };
+        let (r, roots) = searcher.search_with(pos, limits, options, &mut info);
+        let mut state = play.seed;
+        r.best
+            .map(|best| params.choose(best, &roots, &mut || split_mix(&mut state)))
+    };
+    // `go infinite` must not answer before `stop`.
+    while go.infinite && !stop.load(Ordering::Relaxed) {
+        thread::sleep(Duration::from_millis(5));
+    }
+    match best {
+        Some(m) => out.say(&format!("bestmove {m}")),
+        None => out.say("bestmove (none)"),
+    }
+}
+
+/// The search of full strength: one piece, or a series of pieces with growing deadlines for a
+/// long or endless search (see the module's documentation). Returns the best move.
+fn full_strength(
+    searcher: &mut Searcher,
+    pos: &Position,
+    go: &Go,
+    hard: Option<Instant>,
+    stop: &AtomicBool,
+    earlier: &std::cell::Cell<u64>,
+    info: &mut dyn FnMut(&SearchInfo),
+) -> Option<Move> {
+    let start = Instant::now();
     let single = go.nodes.is_some()
         || hard.is_some_and(|h| h.saturating_duration_since(start) <= SINGLE_SEARCH);
     let mut result: Option<SearchResult> = None;
@@ -190,7 +257,7 @@ fn search(searcher: &mut Searcher, pos: &Position, go: &Go, stop: &AtomicBool, o
             max_nodes: go.nodes,
             max_depth: go.depth,
         };
-        let r = searcher.search(pos, limits, &mut info);
+        let r = searcher.search(pos, limits, info);
         earlier.set(earlier.get() + r.nodes);
         let done = single
             || stop.load(Ordering::Relaxed)
@@ -207,14 +274,7 @@ fn search(searcher: &mut Searcher, pos: &Position, go: &Go, stop: &AtomicBool, o
         }
         slice = (slice * 2).min(MAX_SLICE);
     }
-    // `go infinite` must not answer before `stop`.
-    while go.infinite && !stop.load(Ordering::Relaxed) {
-        thread::sleep(Duration::from_millis(5));
-    }
-    match result.and_then(|r| r.best) {
-        Some(m) => out.say(&format!("bestmove {m}")),
-        None => out.say("bestmove (none)"),
-    }
+    result.and_then(|r| r.best)
 }
 
 struct Engine {
@@ -227,6 +287,14 @@ struct Engine {
     /// `bughouse tune`).
     params: EngineParams,
     position: Position,
+    /// The strength level (`setoption name Level`), when `UCI_LimitStrength` is off.
+    level: Level,
+    /// `setoption name UCI_LimitStrength`: play at the level nearest `elo`.
+    limit_strength: bool,
+    /// `setoption name UCI_Elo`, on the scale of the levels' published ratings.
+    elo: u32,
+    /// The state of the random choices of the weak levels: each `go` takes the next seed.
+    rng: u64,
     /// The searcher, when no search holds it.
     searcher: Option<Searcher>,
     running: Option<(JoinHandle<Searcher>, Arc<AtomicBool>)>,
@@ -241,8 +309,24 @@ impl Engine {
             config: SearchConfig::DEFAULT,
             params: EngineParams::DEFAULT,
             position: Position::new(Rules::fide()),
+            level: Level::MAX,
+            limit_strength: false,
+            elo: max_elo(),
+            rng: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
             searcher: Some(Searcher::new(DEFAULT_HASH)),
             running: None,
+        }
+    }
+
+    /// The level a `go` plays at: the one nearest `UCI_Elo` under `UCI_LimitStrength`, else
+    /// `Level`.
+    fn playing_level(&self) -> Level {
+        if self.limit_strength {
+            Level::nearest(f64::from(self.elo))
+        } else {
+            self.level
         }
     }
 
@@ -312,6 +396,31 @@ impl Engine {
                 self.searcher = Some(self.fresh_searcher());
                 Ok(())
             }
+            "level" => {
+                self.level = value.parse().map_err(|e| format!("setoption Level: {e}"))?;
+                Ok(())
+            }
+            "uci_limitstrength" => {
+                self.limit_strength = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(format!(
+                            "setoption UCI_LimitStrength: {value:?} is not true or false"
+                        ))
+                    }
+                };
+                Ok(())
+            }
+            "uci_elo" => {
+                let (min, max) = (min_elo(), max_elo());
+                self.elo = value
+                    .parse()
+                    .ok()
+                    .filter(|elo| (min..=max).contains(elo))
+                    .ok_or_else(|| format!("setoption UCI_Elo: {value:?} is not {min}-{max}"))?;
+                Ok(())
+            }
             "evalfile" => {
                 self.params = if value.is_empty() || value == "<empty>" {
                     EngineParams::DEFAULT
@@ -350,6 +459,13 @@ impl Engine {
                         .concat()
                 ));
                 out.say("option name EvalFile type string default <empty>");
+                out.say("option name Level type spin default 8 min 1 max 8");
+                out.say("option name UCI_LimitStrength type check default false");
+                out.say(&format!(
+                    "option name UCI_Elo type spin default {max} min {min} max {max}",
+                    min = min_elo(),
+                    max = max_elo()
+                ));
                 out.say("uciok");
                 Ok(())
             }
@@ -389,12 +505,16 @@ impl Engine {
                     let flag = Arc::clone(&stop);
                     let out = self.out.clone();
                     let pos = self.position.clone();
+                    let play = Play {
+                        level: self.playing_level(),
+                        seed: split_mix(&mut self.rng),
+                    };
                     let mut searcher = self
                         .searcher
                         .take()
                         .unwrap_or_else(|| Searcher::new(self.hash));
                     let handle = thread::spawn(move || {
-                        search(&mut searcher, &pos, &go, &flag, &out);
+                        search(&mut searcher, &pos, &go, play, &flag, &out);
                         searcher
                     });
                     self.running = Some((handle, stop));
@@ -407,6 +527,16 @@ impl Engine {
         }
         true
     }
+}
+
+/// The lowest `UCI_Elo`: the published rating of level 1.
+fn min_elo() -> u32 {
+    PUBLISHED_RATINGS[0].round() as u32
+}
+
+/// The highest `UCI_Elo`: the published rating of level 8.
+fn max_elo() -> u32 {
+    PUBLISHED_RATINGS[PUBLISHED_RATINGS.len() - 1].round() as u32
 }
 
 /// Runs the UCI loop: reads commands from `input` until `quit` or the end of input, and

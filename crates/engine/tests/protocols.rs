@@ -209,3 +209,112 @@ fn uci_evalfile_option_plays_with_a_weights_file_and_refuses_a_bad_one() {
         "{bad:?}"
     );
 }
+
+/// The greatest depth of the `info` lines of a UCI run.
+fn max_depth(lines: &[String]) -> u32 {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|rest| rest.split_whitespace().next()?.parse().ok())
+        .max()
+        .expect("an info line")
+}
+
+/// The depth, score, nodes and principal variation of each `info` line of a UCI run (not its
+/// time).
+fn searched(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let nps = words.iter().position(|w| *w == "nps").expect("nps");
+            [&words[..nps], &words[nps + 4..]].concat().join(" ")
+        })
+        .collect()
+}
+
+/// The `bestmove` of a UCI run.
+fn bestmove(lines: &[String]) -> String {
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .expect("a bestmove")
+        .to_owned()
+}
+
+#[test]
+fn uci_levels_and_uci_elo_limit_the_search_as_the_bot_levels_do() {
+    let fen = "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[Np] b KQkq - 0 1";
+    let go = format!("position fen {fen}\ngo depth 5\n");
+    let options = uci_run("uci\n");
+    for line in [
+        "option name Level type spin default 8 min 1 max 8",
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 2357 min 800 max 2357",
+    ] {
+        assert!(options.iter().any(|l| l == line), "{line}: {options:?}");
+    }
+    let legal = |lines: &[String]| {
+        let pos = Position::from_fen(fen, Rules::fide()).expect("valid");
+        let mv = pos.parse_uci(&bestmove(lines)).expect("a move");
+        assert!(pos.legal_moves().contains(&mv), "{lines:?}");
+    };
+    // Full strength goes to the depth asked; level 1 stops at its own depth of 1, level 3 at 3.
+    let full = uci_run(&go);
+    assert_eq!(max_depth(&full), 5);
+    let level1 = uci_run(&format!("setoption name Level value 1\n{go}"));
+    assert_eq!(max_depth(&level1), 1, "{level1:?}");
+    legal(&level1);
+    let level3 = uci_run(&format!("setoption name Level value 3\n{go}"));
+    assert!((2..=3).contains(&max_depth(&level3)), "{level3:?}");
+    assert!(last_nodes(&level3) <= 25_000, "{level3:?}");
+    legal(&level3);
+    // UCI_Elo picks the level of the nearest published rating, only with UCI_LimitStrength.
+    let weakest = uci_run(&format!(
+        "setoption name UCI_Elo value 800\nsetoption name UCI_LimitStrength value true\n{go}"
+    ));
+    assert_eq!(max_depth(&weakest), 1, "{weakest:?}");
+    let unlimited = uci_run(&format!(
+        "setoption name UCI_Elo value 1400\nsetoption name UCI_LimitStrength value false\n{go}"
+    ));
+    assert_eq!(max_depth(&unlimited), 5, "{unlimited:?}");
+    let near_level3 = uci_run(&format!(
+        "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 1400\n{go}"
+    ));
+    assert_eq!(searched(&near_level3), searched(&level3));
+    // Bad values are refused by name, and the level stays what it was.
+    let bad = uci_run(&format!(
+        "setoption name Level value 9\nsetoption name UCI_Elo value 3000\n\
+         setoption name UCI_LimitStrength value maybe\n{go}"
+    ));
+    let errors: Vec<&String> = bad.iter().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 3, "{bad:?}");
+    assert!(errors[0].starts_with("info string error: setoption Level: invalid level \"9\""));
+    assert!(
+        errors[1].contains("UCI_Elo: \"3000\" is not 800-2357"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[2].contains("UCI_LimitStrength: \"maybe\""),
+        "{errors:?}"
+    );
+    assert_eq!(max_depth(&bad), 5);
+}
+
+#[test]
+fn uci_level_one_varies_its_moves_where_full_strength_does_not() {
+    let go = "position startpos moves e2e4 e7e5\ngo depth 3\n".repeat(12);
+    let moves = |script: &str| -> std::collections::HashSet<String> {
+        uci_run(script)
+            .iter()
+            .filter_map(|l| l.strip_prefix("bestmove "))
+            .map(str::to_owned)
+            .collect()
+    };
+    let full = moves(&format!("setoption name Hash value 1\n{go}"));
+    assert_eq!(full.len(), 1, "{full:?}");
+    let beginner = moves(&format!("setoption name Level value 1\n{go}"));
+    assert!(beginner.len() > 2, "{beginner:?}");
+}

@@ -38,16 +38,9 @@ pub fn accepted_spread(waited_ms: i64) -> f64 {
 }
 
 /// The bot level whose published rating is nearest `rating` (the stronger one on a tie: levels
-/// the calibration could not tell apart share a rating).
+/// the calibration could not tell apart share a rating): [`Level::nearest`].
 pub fn bot_level_near(rating: f64) -> Level {
-    let mut best = Level::MIN;
-    for n in Level::MIN.get()..=Level::MAX.get() {
-        let Some(level) = Level::new(n) else { continue };
-        if (level.published_rating() - rating).abs() <= (best.published_rating() - rating).abs() {
-            best = level;
-        }
-    }
-    best
+    Level::nearest(rating)
 }
 
 /// The ratings of the players seated in an open match, as "play now" counts them: each
