@@ -99,6 +99,9 @@ struct Engine<W: Write> {
     we_win: bool,
     /// Told `move` by the partner: move at once.
     move_now: bool,
+    /// The positions before each move played since `new` or `setboard`, for `undo` and
+    /// `remove`.
+    history: Vec<Position>,
 }
 
 impl<W: Write> Engine<W> {
@@ -121,6 +124,29 @@ impl<W: Write> Engine<W> {
             we_dead: false,
             we_win: false,
             move_now: false,
+            history: Vec::new(),
+        }
+    }
+
+    /// Plays `mv` (legal: read by `parse_uci` or found by the search), keeping the position
+    /// before it for `undo`.
+    fn play(&mut self, mv: bughouse_core::Move) {
+        let before = self.pos.clone();
+        if self.pos.play(mv).is_ok() {
+            self.history.push(before);
+        }
+    }
+
+    /// Takes back `plies` moves (`undo`: one, `remove`: two), as far as there are any.
+    fn take_back(&mut self, plies: usize) {
+        for _ in 0..plies {
+            match self.history.pop() {
+                Some(pos) => self.pos = pos,
+                None => {
+                    self.say("Error (no move to take back): undo");
+                    return;
+                }
+            }
         }
     }
 
@@ -187,7 +213,7 @@ impl<W: Write> Engine<W> {
             return;
         };
         self.say(&format!("move {mv}"));
-        let _ = self.pos.play(mv);
+        self.play(mv);
     }
 
     fn heard(&mut self, text: &str) {
@@ -214,7 +240,7 @@ impl<W: Write> Engine<W> {
                         match self.pos.parse_uci(token) {
                             Ok(mv) => {
                                 self.say(&format!("move {mv}"));
-                                let _ = self.pos.play(mv);
+                                self.play(mv);
                                 self.move_now = false;
                             }
                             Err(_) => self.ptell("sorry, not possible"),
@@ -239,7 +265,10 @@ impl<W: Write> Engine<W> {
         };
         match command {
             "xboard" | "accepted" | "rejected" | "post" | "nopost" | "hard" | "easy" | "random"
-            | "computer" | "name" | "ics" | "draw" | "bk" | "hint" | "memory" | "cores" => {}
+            | "computer" | "name" | "ics" | "draw" | "bk" | "hint" | "memory" | "cores" | "rating"
+            | "egtpath" => {}
+            "undo" => self.take_back(1),
+            "remove" => self.take_back(2),
             "protover" => {
                 self.say("feature done=0");
                 self.say(
@@ -253,6 +282,7 @@ impl<W: Write> Engine<W> {
             "ping" => self.say(&format!("pong {}", args.join(" "))),
             "new" => {
                 self.pos = Position::new(self.rules);
+                self.history.clear();
                 self.searcher.clear();
                 self.playing = Some(Color::Black);
                 self.per_move = None;
@@ -268,10 +298,12 @@ impl<W: Write> Engine<W> {
                 Some("bughouse") => {
                     self.rules = Rules::fide();
                     self.pos = Position::new(self.rules);
+                    self.history.clear();
                 }
                 Some("crazyhouse") => {
                     self.rules = Rules::crazyhouse();
                     self.pos = Position::new(self.rules);
+                    self.history.clear();
                 }
                 other => self.say(&format!(
                     "Error (unsupported variant): {}",
@@ -314,7 +346,10 @@ impl<W: Write> Engine<W> {
             }
             "sd" => self.depth = args.first().and_then(|s| s.parse::<u32>().ok()),
             "setboard" => match Position::from_fen(&args.join(" "), self.rules) {
-                Ok(pos) => self.pos = pos,
+                Ok(pos) => {
+                    self.pos = pos;
+                    self.history.clear();
+                }
                 Err(e) => self.say(&format!("tellusererror Illegal position: {e}")),
             },
             "holding" => {
@@ -351,9 +386,7 @@ impl<W: Write> Engine<W> {
 
     fn user_move(&mut self, token: &str) {
         match self.pos.parse_uci(token) {
-            Ok(mv) => {
-                let _ = self.pos.play(mv);
-            }
+            Ok(mv) => self.play(mv),
             Err(_) => self.say(&format!("Illegal move: {token}")),
         }
     }

@@ -318,3 +318,25 @@ fn uci_level_one_varies_its_moves_where_full_strength_does_not() {
     let beginner = moves(&format!("setoption name Level value 1\n{go}"));
     assert!(beginner.len() > 2, "{beginner:?}");
 }
+
+#[test]
+fn xboard_takes_moves_back_with_undo_and_remove() {
+    let lines = xboard_run(
+        "new\nforce\nusermove e2e4\nusermove e7e5\nremove\nusermove e7e5\nusermove d2d4\n\
+         undo\nusermove d7d5\nusermove e2e4\nusermove N@f3\nundo\nundo\nrating 1500 1600\n\
+         ping 1\n",
+    );
+    assert_eq!(
+        lines,
+        [
+            // `remove` took both moves back: White is to move again.
+            "Illegal move: e7e5",
+            // `undo` took d2d4 back: White is still to move.
+            "Illegal move: d7d5",
+            // A drop needs a piece in hand; nothing was played, so the second undo has nothing.
+            "Illegal move: N@f3",
+            "Error (no move to take back): undo",
+            "pong 1",
+        ]
+    );
+}
