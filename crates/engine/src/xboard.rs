@@ -265,8 +265,8 @@ impl<W: Write> Engine<W> {
         };
         match command {
             "xboard" | "accepted" | "rejected" | "post" | "nopost" | "hard" | "easy" | "random"
-            | "computer" | "name" | "ics" | "draw" | "bk" | "hint" | "memory" | "cores" | "rating"
-            | "egtpath" => {}
+            | "computer" | "name" | "ics" | "draw" | "bk" | "hint" | "memory" | "cores"
+            | "rating" | "egtpath" => {}
             "undo" => self.take_back(1),
             "remove" => self.take_back(2),
             "protover" => {
