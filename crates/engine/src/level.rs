@@ -167,8 +167,9 @@ impl Level {
 impl LevelParams {
     /// The move a level plays, given the search's `best` and its root moves with their exact
     /// scores: one chosen at random among those within the level's margin of the best (no
-    /// margin: `best`), and for level 1 one time in [`LevelParams::blunder`] percent any move
-    /// that is not mated (a beginner hangs pieces). `random` gives uniformly random numbers.
+    /// margin: `best`); and in [`LevelParams::blunder`] percent of its moves (level 1 only)
+    /// any move that is not mated (a beginner hangs pieces). `random` gives uniformly random
+    /// numbers.
     pub(crate) fn choose(
         &self,
         best: Move,
