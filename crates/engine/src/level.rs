@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use bughouse_core::Move;
 
-use crate::search::{RootMove, MATE_BOUND};
+use crate::search::{Limits, RootMove, MATE_BOUND};
 
 /// A strength level from 1 (a beginner) to 8 (full strength).
 ///
@@ -165,6 +165,16 @@ impl Level {
 }
 
 impl LevelParams {
+    /// The caller's `limits` with the level's depth and nodes on top: a level never searches
+    /// deeper or longer than its caller allows.
+    pub(crate) fn limits(&self, limits: Limits) -> Limits {
+        Limits {
+            deadline: limits.deadline,
+            max_nodes: min_opt(limits.max_nodes, self.max_nodes),
+            max_depth: min_opt(limits.max_depth, self.max_depth),
+        }
+    }
+
     /// The move a level plays, given the search's `best` and its root moves with their exact
     /// scores: one chosen at random among those within the level's margin of the best (no
     /// margin: `best`); and in [`LevelParams::blunder`] percent of its moves (level 1 only)
@@ -198,6 +208,15 @@ impl LevelParams {
             chosen = pick(alive, random).unwrap_or(chosen);
         }
         chosen
+    }
+}
+
+/// The smaller of two limits, either of which may be absent (no limit).
+fn min_opt<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
     }
 }
 

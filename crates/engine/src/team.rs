@@ -188,11 +188,7 @@ impl TeamBot {
         let mut nodes = 0;
 
         // A level's limits apply on top of the caller's.
-        let mut limits = Limits {
-            deadline: limits.deadline,
-            max_nodes: min_opt(limits.max_nodes, params.max_nodes),
-            max_depth: min_opt(limits.max_depth, params.max_depth),
-        };
+        let mut limits = params.limits(limits);
 
         if partner_live
             && params.talks
@@ -520,14 +516,6 @@ impl TeamBot {
 
     fn next_random(&mut self) -> u64 {
         split_mix(&mut self.rng)
-    }
-}
-
-pub(crate) fn min_opt<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, None) => a,
-        (None, b) => b,
     }
 }
 

@@ -16,6 +16,9 @@
 //! `Level` (1 to 8) plays as the bot levels do on one board ([`Level`]: their depth, nodes,
 //! noise and choice among near-best moves; 8, the default, is full strength), and
 //! `UCI_LimitStrength` with `UCI_Elo` plays at the level whose published rating is nearest.
+//! A level below 8 searches in one piece, bounded by its nodes (at most 5 million, level 7: a
+//! few seconds), so there `stop` may wait that long. Changing the level clears the
+//! transposition table (the weak levels' scores carry their evaluation noise).
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,7 +28,6 @@ use std::time::{Duration, Instant};
 
 use crate::level::split_mix;
 use crate::search::Options;
-use crate::team::min_opt;
 use crate::{
     mate_in, EngineParams, Level, Limits, SearchConfig, SearchInfo, SearchResult, Searcher,
     PUBLISHED_RATINGS,
@@ -34,7 +36,8 @@ use bughouse_core::{Color, Move, Position, Rules};
 
 /// A timed search this short runs in one piece (`stop` may wait that long).
 pub const SINGLE_SEARCH: Duration = Duration::from_secs(10);
-/// The longest piece of a long or endless search: the most `stop` waits.
+/// The longest piece of a long or endless search at full strength: the most `stop` waits
+/// there.
 pub const MAX_SLICE: Duration = Duration::from_millis(800);
 /// The first piece of a sliced search.
 const FIRST_SLICE: Duration = Duration::from_millis(100);
@@ -201,14 +204,14 @@ fn search(
     let best = if play.level == Level::MAX {
         full_strength(searcher, pos, go, hard, stop, &earlier, &mut info)
     } else {
-        // A weaker level searches once, within its own depth and nodes (at most 5 million:
-        // a few seconds, which is the most `stop` waits), and chooses as the level does.
+        // A weaker level searches once, within its own depth and nodes (at most 5 million,
+        // a few seconds: the most `stop` waits then), and chooses as the level does.
         let params = play.level.params();
-        let limits = Limits {
+        let limits = params.limits(Limits {
             deadline: hard,
-            max_nodes: min_opt(go.nodes, params.max_nodes),
-            max_depth: min_opt(go.depth, params.max_depth),
-        };
+            max_nodes: go.nodes,
+            max_depth: go.depth,
+        });
         let options = Options {
             noise: params.noise,
             exact_root: params.margin > 0,
@@ -295,6 +298,8 @@ struct Engine {
     elo: u32,
     /// The state of the random choices of the weak levels: each `go` takes the next seed.
     rng: u64,
+    /// The level of the last `go`: a `go` at another level starts from an empty table.
+    searched_at: Level,
     /// The searcher, when no search holds it.
     searcher: Option<Searcher>,
     running: Option<(JoinHandle<Searcher>, Arc<AtomicBool>)>,
@@ -315,6 +320,7 @@ impl Engine {
             rng: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64),
+            searched_at: Level::MAX,
             searcher: Some(Searcher::new(DEFAULT_HASH)),
             running: None,
         }
@@ -509,6 +515,12 @@ impl Engine {
                         level: self.playing_level(),
                         seed: split_mix(&mut self.rng),
                     };
+                    if play.level != self.searched_at {
+                        self.searched_at = play.level;
+                        if let Some(s) = self.searcher.as_mut() {
+                            s.clear();
+                        }
+                    }
                     let mut searcher = self
                         .searcher
                         .take()

@@ -19,7 +19,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::{Limits, Searcher, Talk, MATE_BOUND};
-use bughouse_core::{Color, Position, Role, Rules};
+use bughouse_core::{Color, Move, Position, Role, Rules};
 
 /// A sitting engine moves anyway when its time left falls to this.
 pub const SIT_FLOOR: Duration = Duration::from_secs(1);
@@ -130,24 +130,24 @@ impl<W: Write> Engine<W> {
 
     /// Plays `mv` (legal: read by `parse_uci` or found by the search), keeping the position
     /// before it for `undo`.
-    fn play(&mut self, mv: bughouse_core::Move) {
+    fn play(&mut self, mv: Move) {
         let before = self.pos.clone();
         if self.pos.play(mv).is_ok() {
             self.history.push(before);
         }
     }
 
-    /// Takes back `plies` moves (`undo`: one, `remove`: two), as far as there are any.
-    fn take_back(&mut self, plies: usize) {
-        for _ in 0..plies {
-            match self.history.pop() {
-                Some(pos) => self.pos = pos,
-                None => {
-                    self.say("Error (no move to take back): undo");
-                    return;
-                }
-            }
+    /// Takes back `plies` moves (`undo`: one, `remove`: two), or none when there are fewer
+    /// (`command` names the command in the error then). The position comes back as it was,
+    /// reserves included: in bughouse the interface tells the reserves again with `holding`.
+    fn take_back(&mut self, plies: usize, command: &str) {
+        if self.history.len() < plies {
+            self.say(&format!("Error (no move to take back): {command}"));
+            return;
         }
+        let at = self.history.len() - plies;
+        self.pos = self.history[at].clone();
+        self.history.truncate(at);
     }
 
     /// Writes one line and flushes it; a closed output is not an error of ours.
@@ -267,8 +267,8 @@ impl<W: Write> Engine<W> {
             "xboard" | "accepted" | "rejected" | "post" | "nopost" | "hard" | "easy" | "random"
             | "computer" | "name" | "ics" | "draw" | "bk" | "hint" | "memory" | "cores"
             | "rating" | "egtpath" => {}
-            "undo" => self.take_back(1),
-            "remove" => self.take_back(2),
+            "undo" => self.take_back(1, command),
+            "remove" => self.take_back(2, command),
             "protover" => {
                 self.say("feature done=0");
                 self.say(

@@ -247,7 +247,9 @@ fn bestmove(lines: &[String]) -> String {
 #[test]
 fn uci_levels_and_uci_elo_limit_the_search_as_the_bot_levels_do() {
     let fen = "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[Np] b KQkq - 0 1";
-    let go = format!("position fen {fen}\ngo depth 5\n");
+    // `movetime` makes the search one piece, which ends at the depth whatever the machine's
+    // speed (at the end of the script a search in pieces is stopped after its current one).
+    let go = format!("position fen {fen}\ngo depth 5 movetime 60000\n");
     let options = uci_run("uci\n");
     for line in [
         "option name Level type spin default 8 min 1 max 8",
@@ -305,7 +307,7 @@ fn uci_levels_and_uci_elo_limit_the_search_as_the_bot_levels_do() {
 
 #[test]
 fn uci_level_one_varies_its_moves_where_full_strength_does_not() {
-    let go = "position startpos moves e2e4 e7e5\ngo depth 3\n".repeat(12);
+    let go = "position startpos moves e2e4 e7e5\ngo depth 3 movetime 60000\n".repeat(12);
     let moves = |script: &str| -> std::collections::HashSet<String> {
         uci_run(script)
             .iter()
@@ -313,7 +315,7 @@ fn uci_level_one_varies_its_moves_where_full_strength_does_not() {
             .map(str::to_owned)
             .collect()
     };
-    let full = moves(&format!("setoption name Hash value 1\n{go}"));
+    let full = moves(&go);
     assert_eq!(full.len(), 1, "{full:?}");
     let beginner = moves(&format!("setoption name Level value 1\n{go}"));
     assert!(beginner.len() > 2, "{beginner:?}");
@@ -324,7 +326,7 @@ fn xboard_takes_moves_back_with_undo_and_remove() {
     let lines = xboard_run(
         "new\nforce\nusermove e2e4\nusermove e7e5\nremove\nusermove e7e5\nusermove d2d4\n\
          undo\nusermove d7d5\nusermove e2e4\nusermove N@f3\nundo\nundo\nrating 1500 1600\n\
-         ping 1\n",
+         usermove e2e4\nremove\nusermove e2e4\nnew\nforce\nundo\negtpath syzygy /tb\nping 1\n",
     );
     assert_eq!(
         lines,
@@ -336,7 +338,68 @@ fn xboard_takes_moves_back_with_undo_and_remove() {
             // A drop needs a piece in hand; nothing was played, so the second undo has nothing.
             "Illegal move: N@f3",
             "Error (no move to take back): undo",
+            // `remove` needs two moves; with one it takes back none.
+            "Error (no move to take back): remove",
+            // That move stands: e2e4 again is illegal. `new` forgets the moves.
+            "Illegal move: e2e4",
+            "Error (no move to take back): undo",
             "pong 1",
         ]
     );
+}
+
+#[test]
+fn uci_go_infinite_at_a_weak_level_answers_once_and_only_after_stop() {
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let out = Memory::default();
+    let reader = {
+        let out = out.clone();
+        std::thread::spawn(move || {
+            let input = std::io::BufReader::new(ChannelReader(rx, Vec::new()));
+            uci::run(input, out);
+        })
+    };
+    tx.send("setoption name Level value 2\nposition startpos\ngo infinite\n".into())
+        .expect("sent");
+    // Level 2 is done within its 5,000 nodes at once; `go infinite` still waits for `stop`.
+    let started = std::time::Instant::now();
+    while !out.lines().iter().any(|l| l.starts_with("info depth 2"))
+        && started.elapsed() < std::time::Duration::from_secs(20)
+    {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let before = out.lines();
+    assert!(
+        before.iter().any(|l| l.starts_with("info depth 2")),
+        "{before:?}"
+    );
+    assert!(
+        !before.iter().any(|l| l.starts_with("bestmove")),
+        "{before:?}"
+    );
+    tx.send("stop\nquit\n".into()).expect("sent");
+    reader.join().expect("the UCI loop ends");
+    let after = out.lines();
+    let answers: Vec<&String> = after.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(answers.len(), 1, "{after:?}");
+    assert!(max_depth(&after) <= 2, "{after:?}");
+}
+
+/// Input fed line by line from a channel, as a GUI writes to the engine's pipe.
+struct ChannelReader(std::sync::mpsc::Receiver<String>, Vec<u8>);
+
+impl std::io::Read for ChannelReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.1.is_empty() {
+            match self.0.recv() {
+                Ok(text) => self.1 = text.into_bytes(),
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.1.len());
+        buf[..n].copy_from_slice(&self.1[..n]);
+        self.1.drain(..n);
+        Ok(n)
+    }
 }
