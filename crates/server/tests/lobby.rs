@@ -14,9 +14,8 @@ use bughouse_protocol::{
     Claim, ClientMessage, Clocks, CreateMatch, SeatInfo, SeatName, ServerMessage,
 };
 use bughouse_server::hub::{
-    accepted_spread, bot_level_near, lobby_snapshot, placement_order, rate_open_match, AccountInfo,
-    Asker, Effect, Hub, Input, LobbyPart, PlaceError, Write, DEFAULT_RATING, SPREAD_PER_SECOND,
-    SPREAD_START,
+    accepted_spread, lobby_snapshot, placement_order, rate_open_match, AccountInfo, Asker, Effect,
+    Hub, Input, LobbyPart, PlaceError, Write, DEFAULT_RATING, SPREAD_PER_SECOND, SPREAD_START,
 };
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
@@ -392,11 +391,11 @@ fn play_now_places_players_at_similar_ratings_widening_with_the_wait() {
 
 #[test]
 fn the_bots_offered_are_of_the_level_nearest_the_waiting_players() {
-    assert_eq!(bot_level_near(0.0), Level::MIN);
-    assert_eq!(bot_level_near(4000.0), Level::MAX);
+    assert_eq!(Level::nearest(0.0), Level::MIN);
+    assert_eq!(Level::nearest(4000.0), Level::MAX);
     for n in 1..=8 {
         let level = Level::new(n).expect("a level");
-        let near = bot_level_near(level.published_rating());
+        let near = Level::nearest(level.published_rating());
         assert_eq!(near.published_rating(), level.published_rating());
         // Levels sharing a rating: the stronger is offered.
         assert!(near >= level);
@@ -407,7 +406,7 @@ fn the_bots_offered_are_of_the_level_nearest_the_waiting_players() {
     seat(&mut m, "Gus", false, false, None);
     seat(&mut m, "bot 8", false, true, Some(3000));
     rate_open_match(&mut m);
-    assert_eq!(m.bot_level, bot_level_near(1700.0).get());
+    assert_eq!(m.bot_level, Level::nearest(1700.0).get());
     let nearest = PUBLISHED_RATINGS
         .iter()
         .map(|r| (r - 1700.0).abs())
@@ -423,7 +422,7 @@ fn the_bots_offered_are_of_the_level_nearest_the_waiting_players() {
     let mut empty = open("e", "fide", "3+0", 4, 0);
     rate_open_match(&mut empty);
     assert_eq!(empty.rating, None);
-    assert_eq!(empty.bot_level, bot_level_near(DEFAULT_RATING).get());
+    assert_eq!(empty.bot_level, Level::nearest(DEFAULT_RATING).get());
 }
 
 #[test]

@@ -80,7 +80,7 @@ async fn play_now_groups_players_by_rating() {
     assert_eq!(kims.rating, Some(2300));
     assert_eq!(
         kims.bot_level,
-        bughouse_server::hub::bot_level_near(2300.0).get()
+        bughouse_engine::Level::nearest(2300.0).get()
     );
     let anns = of(&first.match_id);
     assert_eq!(anns.seats[0].name.as_deref(), Some("ann"));

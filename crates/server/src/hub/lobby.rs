@@ -37,12 +37,6 @@ pub fn accepted_spread(waited_ms: i64) -> f64 {
     SPREAD_START + SPREAD_PER_SECOND * (waited_ms.max(0) as f64 / 1000.0)
 }
 
-/// The bot level whose published rating is nearest `rating` (the stronger one on a tie: levels
-/// the calibration could not tell apart share a rating): [`Level::nearest`].
-pub fn bot_level_near(rating: f64) -> Level {
-    Level::nearest(rating)
-}
-
 /// The ratings of the players seated in an open match, as "play now" counts them: each
 /// seat's known rating, [`DEFAULT_RATING`] for a seated guest or unrated account; bots are
 /// counted when `with_bots`.
@@ -68,7 +62,7 @@ pub fn rate_open_match(m: &mut OpenMatch) {
     let mean = |r: &[f64]| (!r.is_empty()).then(|| r.iter().sum::<f64>() / r.len() as f64);
     m.rating = mean(&seated_ratings(m, true)).map(|r| r.round().max(0.0) as u32);
     let humans = mean(&seated_ratings(m, false)).unwrap_or(DEFAULT_RATING);
-    m.bot_level = bot_level_near(humans).get();
+    m.bot_level = Level::nearest(humans).get();
 }
 
 /// Who asks "play now": his name (his account's when signed in), his rating

@@ -45,8 +45,8 @@ pub use effects::{encode, Effect, EventKind};
 pub use live::rule_settings;
 use live::*;
 pub use lobby::{
-    accepted_spread, bot_level_near, lobby_snapshot, placement_order, rate_open_match, Asker,
-    LobbyPart, PlaceError, DEFAULT_RATING, SPREAD_PER_SECOND, SPREAD_START,
+    accepted_spread, lobby_snapshot, placement_order, rate_open_match, Asker, LobbyPart,
+    PlaceError, DEFAULT_RATING, SPREAD_PER_SECOND, SPREAD_START,
 };
 pub use rated::{rate_request_of_stored, rating_changes, RateRequest};
 pub use restore::RestoreError;
