@@ -63,7 +63,9 @@ impl FromStr for TimeControl {
             }
             Duration::from_secs_f64(minutes * 60.0)
         };
-        if base.is_zero() || inc > 3600 {
+        // At most 10,000 minutes of base (either way of writing it) and an hour of increment:
+        // clocks this long fit every sum of times the match makes.
+        if base.is_zero() || base > Duration::from_secs(600_000) || inc > 3600 {
             return Err(err());
         }
         Ok(TimeControl {

@@ -50,6 +50,21 @@ pub use search::{
 };
 pub use team::{Action, Decision, Talk, TeamBot};
 
+/// The longest time a protocol command's clock, increment or move time is taken to mean (a
+/// year): a longer one (`go wtime 99999999999999999`, `level 40 9999999999 0`) is read as this,
+/// so that no deadline or budget overflows.
+pub const MAX_CLOCK: std::time::Duration = std::time::Duration::from_secs(365 * 24 * 3600);
+
+/// A protocol's time in seconds (possibly fractional, from the outside world) as a duration:
+/// negative or not a number is zero, more than [`MAX_CLOCK`] is that.
+pub(crate) fn clock_secs(secs: f64) -> std::time::Duration {
+    if secs.is_nan() || secs <= 0.0 {
+        std::time::Duration::ZERO
+    } else {
+        std::time::Duration::from_secs_f64(secs.min(MAX_CLOCK.as_secs_f64()))
+    }
+}
+
 /// The Zobrist key the search uses for `pos`: pieces, promoted squares, side to move,
 /// castling, en passant and both reserves.
 pub fn position_key(pos: &bughouse_core::Position) -> u64 {

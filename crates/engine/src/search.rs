@@ -111,10 +111,11 @@ impl Limits {
         }
     }
 
-    /// A search that stops after `time` from now.
+    /// A search that stops after `time` from now (no deadline if that is beyond what the
+    /// clock can count).
     pub fn time(time: Duration) -> Limits {
         Limits {
-            deadline: Some(Instant::now() + time),
+            deadline: Instant::now().checked_add(time),
             ..Limits::default()
         }
     }

@@ -80,7 +80,7 @@ impl Go {
                 .map_err(|_| format!("go {}: {word:?} is not a number", words[i]))
         };
         while i < words.len() {
-            let ms = |v: u64| Some(Duration::from_millis(v));
+            let ms = |v: u64| Some(Duration::from_millis(v).min(crate::MAX_CLOCK));
             match words[i] {
                 "infinite" => {
                     go.infinite = true;

@@ -18,7 +18,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::{Limits, Searcher, Talk, MATE_BOUND};
+use crate::{clock_secs, Limits, Searcher, Talk, MATE_BOUND};
 use bughouse_core::{Color, Move, Position, Role, Rules};
 
 /// A sitting engine moves anyway when its time left falls to this.
@@ -261,7 +261,7 @@ impl<W: Write> Engine<W> {
         };
         let centis = |w: Option<&&str>| {
             w.and_then(|w| w.parse::<i64>().ok())
-                .map(|c| Duration::from_millis(c.max(0) as u64 * 10))
+                .map(|c| clock_secs(c as f64 / 100.0))
         };
         match command {
             "xboard" | "accepted" | "rejected" | "post" | "nopost" | "hard" | "easy" | "random"
@@ -327,22 +327,21 @@ impl<W: Write> Engine<W> {
             "level" => {
                 // level MOVES BASE INC: BASE in minutes or MIN:SEC, INC in seconds.
                 if let (Some(base), Some(inc)) = (args.get(1), args.get(2)) {
+                    let number = |w: &str, default| w.parse::<f64>().unwrap_or(default);
                     let base = match base.split_once(':') {
-                        Some((m, s)) => {
-                            m.parse::<u64>().unwrap_or(0) * 60 + s.parse::<u64>().unwrap_or(0)
-                        }
-                        None => base.parse::<u64>().unwrap_or(1) * 60,
+                        Some((m, s)) => number(m, 0.0) * 60.0 + number(s, 0.0),
+                        None => number(base, 1.0) * 60.0,
                     };
-                    self.ours = Duration::from_secs(base);
+                    self.ours = clock_secs(base);
                     self.theirs = self.ours;
-                    self.increment = Duration::from_secs_f64(inc.parse::<f64>().unwrap_or(0.0));
+                    self.increment = clock_secs(number(inc, 0.0));
                 }
             }
             "st" => {
                 self.per_move = args
                     .first()
-                    .and_then(|s| s.parse::<u64>().ok())
-                    .map(Duration::from_secs);
+                    .and_then(|s| s.parse::<f64>().ok())
+                    .map(clock_secs);
             }
             "sd" => self.depth = args.first().and_then(|s| s.parse::<u32>().ok()),
             "setboard" => match Position::from_fen(&args.join(" "), self.rules) {

@@ -117,6 +117,37 @@ fn xboard_plays_a_legal_move_with_the_holding_it_was_told() {
     assert!(pos.parse_uci(answer).is_ok(), "{answer} is legal for Black");
 }
 
+/// Clocks, increments and move times beyond any game (or negative, or not numbers) are read
+/// as a year or as nothing: the engine answers instead of overflowing a deadline.
+#[test]
+fn absurd_clocks_are_answered_not_overflowed() {
+    let max = i64::MAX;
+    for go in [
+        format!("go wtime {max} btime {max} winc {max} binc {max} depth 1"),
+        format!("go movetime {max} depth 1"),
+        format!("go wtime {max} movestogo 1 nodes 500"),
+        "go wtime -5 btime -5 winc -1 depth 1".to_owned(),
+    ] {
+        let lines = uci_run(&format!("position startpos\n{go}\n"));
+        assert!(
+            lines.iter().any(|l| l.starts_with("bestmove ")),
+            "{go}: {lines:?}"
+        );
+    }
+    for clocks in [
+        format!("level 40 {max} {max}\ntime {max}\notim {max}\n"),
+        "level 40 1e300:1e300 NaN\ntime -100\notim x\n".to_owned(),
+        format!("st {max}\n"),
+        "st 1e309\n".to_owned(),
+    ] {
+        let lines = xboard_run(&format!("new\nsd 1\n{clocks}usermove e2e4\n"));
+        assert!(
+            lines.iter().any(|l| l.starts_with("move ")),
+            "{clocks}: {lines:?}"
+        );
+    }
+}
+
 #[test]
 fn xboard_refuses_illegal_moves_by_name_and_answers_ping_in_order() {
     let lines = xboard_run("new\nforce\nusermove e2e5\nping 3\nflibbertigibbet\n");
@@ -401,5 +432,155 @@ impl std::io::Read for ChannelReader {
         buf[..n].copy_from_slice(&self.1[..n]);
         self.1.drain(..n);
         Ok(n)
+    }
+}
+
+/// Words of both protocols (commands, arguments, moves, positions, absurd numbers) that the
+/// random scripts below are made of.
+const WORDS: &[&str] = &[
+    "uci",
+    "isready",
+    "ucinewgame",
+    "position",
+    "startpos",
+    "fen",
+    "moves",
+    "go",
+    "nodes",
+    "depth",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "stop",
+    "setoption",
+    "name",
+    "value",
+    "UCI_Variant",
+    "bughouse",
+    "crazyhouse",
+    "chess",
+    "Level",
+    "UCI_Elo",
+    "UCI_LimitStrength",
+    "true",
+    "Hash",
+    "Search",
+    "EvalFile",
+    "-1",
+    "0",
+    "1",
+    "2",
+    "9223372036854775807",
+    "99999999999999999999",
+    "1e309",
+    "NaN",
+    "e2e4",
+    "e7e5",
+    "g1f3",
+    "P@e4",
+    "Q@h7",
+    "n@f2",
+    "e7e8q",
+    "a1a1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[]",
+    "8/8/8/8/8/8/8/8[Pp]",
+    "7k/8/5K2/8/8/8/8/8[Q]",
+    "w",
+    "b",
+    "-",
+    "KQkq",
+    "xboard",
+    "protover",
+    "new",
+    "variant",
+    "holding",
+    "[P]",
+    "[Qn]",
+    "[]",
+    "partner",
+    "ptell",
+    "sit",
+    "fast",
+    "slow",
+    "dead",
+    "x",
+    "force",
+    "setboard",
+    "usermove",
+    "undo",
+    "remove",
+    "time",
+    "otim",
+    "level",
+    "40",
+    "5",
+    "0:30",
+    "st",
+    "sd",
+    "?",
+    "result",
+    "1-0",
+    "hard",
+    "post",
+    "white",
+    "black",
+    "playother",
+    "ping",
+    "memory",
+    "cores",
+    "analyze",
+    ".",
+    "P@",
+    "@@",
+    "\u{e9}",
+    "\u{0}",
+];
+
+/// A script of `len` random words, a third of them ending a line.
+fn random_script(rng: &mut u64, len: usize) -> String {
+    let mut next = || {
+        // splitmix64
+        *rng = rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut script = String::new();
+    for _ in 0..len {
+        script.push_str(WORDS[(next() % WORDS.len() as u64) as usize]);
+        script.push(if next() % 3 == 0 { '\n' } else { ' ' });
+    }
+    script
+}
+
+/// Random scripts of both protocols' words never panic a front end, nor its search thread:
+/// each line is answered or refused and the loop goes on. Searches are kept short (`go`
+/// always with a node limit, XBoard at depth 2), so the scripts end quickly.
+#[test]
+fn random_command_scripts_never_panic_either_front_end() {
+    for seed in 0..400u64 {
+        let mut rng = seed;
+        let script = random_script(&mut rng, 5 + (seed % 60) as usize);
+        if seed % 2 == 0 {
+            let script = script
+                .replace("go ", "go nodes 300 ")
+                .replace("go\n", "go nodes 300\n");
+            let lines = uci_run(&script);
+            assert!(
+                !lines.iter().any(|l| l.contains("the search failed")),
+                "seed {seed}: {script:?} {lines:?}"
+            );
+        } else {
+            // `sd 2` again after every `new`, and an `st` in hundredths of a second at most.
+            let script = format!("sd 2\n{script}")
+                .replace("new", "new\nsd 2\n")
+                .replace("sd\n", "sd 2\n")
+                .replace("st ", "st 0.01 ");
+            xboard_run(&script);
+        }
     }
 }

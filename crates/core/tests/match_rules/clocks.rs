@@ -29,6 +29,39 @@ fn default_five_minutes(rules: Rules) {
     }
 }
 
+/// Time controls are read in minutes or seconds; nothing longer than 10,000 minutes of base or
+/// an hour of increment, no zero base, and no number that is not one.
+#[test]
+fn time_controls_out_of_range_are_refused() {
+    assert_eq!("90s+2".parse::<TimeControl>().map(|t| t.base), Ok(secs(90)));
+    assert_eq!("0.5+1".parse::<TimeControl>().map(|t| t.base), Ok(secs(30)));
+    assert_eq!(
+        "10000+0".parse::<TimeControl>().map(|t| t.base),
+        Ok(secs(600_000))
+    );
+    assert_eq!(
+        "600000s+0".parse::<TimeControl>().map(|t| t.base),
+        Ok(secs(600_000))
+    );
+    for bad in [
+        "10001+0",
+        "600001s+0",
+        "18446744073709551615s+0",
+        "99999999999999999999s+0",
+        "0+0",
+        "0s+5",
+        "5+3601",
+        "NaN+0",
+        "inf+0",
+        "-1+0",
+        "5+-1",
+        "5+x",
+        "",
+    ] {
+        assert!(bad.parse::<TimeControl>().is_err(), "{bad:?} was read");
+    }
+}
+
 // F1: FIDE blitz base; the project's default is 5 minutes.
 #[test]
 fn fide_f1_default_time_control_5_plus_0() {
