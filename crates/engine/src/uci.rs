@@ -32,7 +32,11 @@ use crate::{
     mate_in, EngineParams, Level, Limits, SearchConfig, SearchInfo, SearchResult, Searcher,
     PUBLISHED_RATINGS,
 };
-use bughouse_core::{Color, Move, Position, Rules};
+use bughouse_core::{Move, Position, Rules};
+
+use go::{parse_position, Go};
+
+mod go;
 
 /// A timed search this short runs in one piece (`stop` may wait that long).
 pub const SINGLE_SEARCH: Duration = Duration::from_secs(10);
@@ -41,105 +45,8 @@ pub const SINGLE_SEARCH: Duration = Duration::from_secs(10);
 pub const MAX_SLICE: Duration = Duration::from_millis(800);
 /// The first piece of a sliced search.
 const FIRST_SLICE: Duration = Duration::from_millis(100);
-/// Kept back from the clock for process and pipe overhead.
-const OVERHEAD: Duration = Duration::from_millis(30);
 /// Default transposition table size in MB.
 const DEFAULT_HASH: usize = 16;
-
-/// The parameters of one `go`.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub(crate) struct Go {
-    /// Remaining times of White and Black.
-    pub time: [Option<Duration>; 2],
-    /// Increments of White and Black.
-    pub inc: [Option<Duration>; 2],
-    /// Moves to the next time control.
-    pub movestogo: Option<u32>,
-    /// Search to this depth.
-    pub depth: Option<u32>,
-    /// Search this many nodes.
-    pub nodes: Option<u64>,
-    /// Search exactly this long.
-    pub movetime: Option<Duration>,
-    /// Search until `stop`.
-    pub infinite: bool,
-}
-
-impl Go {
-    /// Reads the words after `go`. Unknown words are an error; `ponder` and `searchmoves` are
-    /// not supported.
-    pub(crate) fn parse(words: &[&str]) -> Result<Go, String> {
-        let mut go = Go::default();
-        let mut i = 0;
-        let value = |i: usize| -> Result<u64, String> {
-            let word = words
-                .get(i + 1)
-                .ok_or_else(|| format!("go {}: missing value", words[i]))?;
-            word.parse::<i64>()
-                .map(|v| v.max(0) as u64)
-                .map_err(|_| format!("go {}: {word:?} is not a number", words[i]))
-        };
-        while i < words.len() {
-            let ms = |v: u64| Some(Duration::from_millis(v).min(crate::MAX_CLOCK));
-            match words[i] {
-                "infinite" => {
-                    go.infinite = true;
-                    i += 1;
-                    continue;
-                }
-                "wtime" => go.time[0] = ms(value(i)?),
-                "btime" => go.time[1] = ms(value(i)?),
-                "winc" => go.inc[0] = ms(value(i)?),
-                "binc" => go.inc[1] = ms(value(i)?),
-                "movestogo" => go.movestogo = Some(value(i)?.min(u64::from(u32::MAX)) as u32),
-                "depth" => go.depth = Some(value(i)?.clamp(1, 200) as u32),
-                "nodes" => go.nodes = Some(value(i)?.max(1)),
-                "movetime" => go.movetime = ms(value(i)?),
-                other => return Err(format!("go: unsupported parameter {other:?}")),
-            }
-            i += 2;
-        }
-        Ok(go)
-    }
-
-    /// How long to think for the side `turn`, if the time is limited.
-    pub(crate) fn budget(&self, turn: Color) -> Option<Duration> {
-        if let Some(t) = self.movetime {
-            return Some(t.saturating_sub(OVERHEAD).max(Duration::from_millis(1)));
-        }
-        let side = usize::from(turn == Color::Black);
-        let left = self.time[side]?;
-        let inc = self.inc[side].unwrap_or_default();
-        let moves = self.movestogo.unwrap_or(30).clamp(1, 50);
-        let share = left / moves + inc * 3 / 4;
-        let cap = left.saturating_sub(OVERHEAD) / 2;
-        Some(share.min(cap).max(Duration::from_millis(1)))
-    }
-}
-
-/// Parses `position startpos|fen FEN [moves M...]` into a position under `rules`.
-pub(crate) fn parse_position(words: &[&str], rules: Rules) -> Result<Position, String> {
-    let moves_at = words.iter().position(|w| *w == "moves");
-    let (setup, moves) = match moves_at {
-        Some(i) => (&words[..i], &words[i + 1..]),
-        None => (words, &[][..]),
-    };
-    let mut pos = match setup.split_first() {
-        Some((&"startpos", [])) => Position::new(rules),
-        Some((&"fen", fen)) if !fen.is_empty() => {
-            Position::from_fen(&fen.join(" "), rules).map_err(|e| format!("position fen: {e}"))?
-        }
-        _ => return Err("position: expected startpos or fen FEN, then optionally moves".into()),
-    };
-    for (n, token) in moves.iter().enumerate() {
-        let m = pos
-            .parse_uci(token)
-            .map_err(|e| format!("position: move {} ({token}): {e}", n + 1))?;
-        pos.play(m)
-            .map_err(|e| format!("position: move {} ({token}): {e}", n + 1))?;
-    }
-    Ok(pos)
-}
 
 /// The `info` line of one iteration; `elapsed` is the time since `go`.
 fn info_line(info: &SearchInfo, elapsed: Duration) -> String {
@@ -564,82 +471,4 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) {
         }
     }
     engine.finish_search();
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn go_reads_every_parameter() {
-        let go = Go::parse(&[
-            "wtime",
-            "60000",
-            "btime",
-            "-5",
-            "winc",
-            "1000",
-            "binc",
-            "0",
-            "movestogo",
-            "10",
-            "depth",
-            "7",
-            "nodes",
-            "5000",
-            "movetime",
-            "250",
-            "infinite",
-        ])
-        .expect("valid");
-        assert_eq!(
-            go.time,
-            [Some(Duration::from_secs(60)), Some(Duration::ZERO)]
-        );
-        assert_eq!(go.inc, [Some(Duration::from_secs(1)), Some(Duration::ZERO)]);
-        assert_eq!(
-            (go.movestogo, go.depth, go.nodes),
-            (Some(10), Some(7), Some(5000))
-        );
-        assert_eq!(go.movetime, Some(Duration::from_millis(250)));
-        assert!(go.infinite);
-        assert!(Go::parse(&["depth"]).is_err());
-        assert!(Go::parse(&["ponder"]).is_err());
-        assert!(Go::parse(&["wtime", "soon"]).is_err());
-    }
-
-    #[test]
-    fn the_budget_is_a_share_of_the_clock_and_never_half_of_it() {
-        let go = Go::parse(&["wtime", "60000", "btime", "1000", "winc", "2000"]).expect("valid");
-        // 60 s / 30 moves + 3/4 of the increment.
-        assert_eq!(go.budget(Color::White), Some(Duration::from_millis(3500)));
-        // Black has 1 s: 1000 / 30 ms, well under half of what is left.
-        assert_eq!(go.budget(Color::Black), Some(Duration::from_secs(1) / 30));
-        let fixed = Go::parse(&["movetime", "500"]).expect("valid");
-        assert_eq!(fixed.budget(Color::Black), Some(Duration::from_millis(470)));
-        assert_eq!(Go::default().budget(Color::White), None);
-    }
-
-    #[test]
-    fn positions_read_fen_with_reserves_and_moves() {
-        let pos = parse_position(
-            &[
-                "fen",
-                "4k3/8/8/8/8/8/8/Q~3K3[Nn]",
-                "w",
-                "-",
-                "-",
-                "0",
-                "1",
-                "moves",
-                "N@e3",
-            ],
-            Rules::fide(),
-        )
-        .expect("valid");
-        assert_eq!(pos.fen(), "4k3/8/8/8/8/4N3/8/Q~3K3[n] b - - 0 1");
-        assert!(parse_position(&["startpos", "moves", "e2e5"], Rules::fide()).is_err());
-        assert!(parse_position(&["fen"], Rules::fide()).is_err());
-        assert!(parse_position(&[], Rules::fide()).is_err());
-    }
 }
