@@ -488,3 +488,59 @@ fn en_passant_notation() {
     assert_eq!(p.parse_san("ed6"), Ok(ep));
     assert_eq!(ep.to_string(), "e5d6");
 }
+
+/// Random strings of the notations' letters (and a few others) on positions of random
+/// playouts: reading them as SAN or UCI never panics, and whatever reads as a move is one of
+/// the position's legal moves, which writes back to SAN that reads as the same move.
+#[test]
+fn random_notation_never_panics_and_reads_only_legal_moves() {
+    const LETTERS: &[u8] = b"abcdefghKQRBNPkqrbnp12345678900x+#=@-O~!?.:/ eE";
+    for preset in [Preset::Fide, Preset::Minerva2014, Preset::Crazyhouse] {
+        let rules = preset.rules();
+        let mut rng = Rng(77);
+        let (mut read, mut tried) = (0usize, 0usize);
+        for _ in 0..40 {
+            let mut pos = Position::new(rules);
+            for _ in 0..60 {
+                if rng.below(3) == 0 {
+                    pos.add_to_reserve(Color::White, ROLES[rng.below(5)]);
+                    pos.add_to_reserve(Color::Black, ROLES[rng.below(5)]);
+                }
+                for _ in 0..40 {
+                    let len = 1 + rng.below(7);
+                    let text: String = (0..len)
+                        .map(|_| char::from(LETTERS[rng.below(LETTERS.len())]))
+                        .collect();
+                    tried += 1;
+                    let legal = pos.legal_moves();
+                    if let Ok(m) = pos.parse_san(&text) {
+                        read += 1;
+                        assert!(
+                            legal.contains(&m),
+                            "{text:?} read as {m:?} in {}",
+                            pos.fen()
+                        );
+                        assert_eq!(pos.parse_san(&pos.san(m)), Ok(m), "{}", pos.fen());
+                    }
+                    if let Ok(m) = pos.parse_uci(&text) {
+                        assert!(
+                            legal.contains(&m),
+                            "{text:?} read as {m:?} in {}",
+                            pos.fen()
+                        );
+                    }
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+            }
+        }
+        assert!(tried > 50_000, "{preset:?}: {tried} strings");
+        assert!(
+            read > 40,
+            "{preset:?}: only {read} of {tried} strings read as moves"
+        );
+    }
+}
