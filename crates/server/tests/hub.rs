@@ -392,6 +392,41 @@ fn a_seat_is_taken_once_and_spectators_cannot_act() {
     assert_eq!(error_code(&fx, 2).as_deref(), Some("seat_taken"));
 }
 
+/// Before the start there is nothing to resign, offer, withdraw or claim: each is refused and
+/// nothing is stored (the store takes events of playing matches only).
+#[test]
+fn match_actions_before_the_start_are_refused_and_not_stored() {
+    let mut h = Harness::new();
+    let id = h.create("fide", "5+0");
+    h.connect(1, &id, None);
+    h.send(
+        1,
+        &ClientMessage::Sit {
+            seat: "WhiteA".parse().unwrap(),
+            name: "ann".into(),
+        },
+    );
+    for msg in [
+        ClientMessage::Resign,
+        ClientMessage::OfferDraw,
+        ClientMessage::WithdrawDraw,
+        ClientMessage::ClaimDraw {
+            claim: bughouse_protocol::Claim::Repetition,
+        },
+    ] {
+        let fx = h.send(1, &msg);
+        assert_eq!(
+            error_code(&fx, 1).as_deref(),
+            Some("not_allowed"),
+            "{msg:?}"
+        );
+        assert!(
+            !fx.iter().any(|e| matches!(e, Effect::Store(_))),
+            "{msg:?}: {fx:?}"
+        );
+    }
+}
+
 #[test]
 fn resignation_ends_the_match() {
     let mut h = Harness::new();

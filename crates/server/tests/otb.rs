@@ -99,6 +99,24 @@ async fn a_knsb_table_with_an_illegal_move_claim_and_a_flag() {
     )
     .await;
     assert_eq!(bad.status, 400, "{}", bad.body);
+    // A time past what the store keeps is refused, naming the event and the field.
+    let late = post_events(
+        addr,
+        &id,
+        &key,
+        json!([
+            {"id": 10, "at_ms": 1, "event": {"type": "observe"}},
+            {"id": 11, "at_ms": u64::MAX, "event": {"type": "observe"}}
+        ]),
+    )
+    .await;
+    assert_eq!(late.status, 400, "{}", late.body);
+    assert!(
+        late.body
+            .contains("event 2 of 2: at_ms 18446744073709551615"),
+        "{}",
+        late.body
+    );
     let missing = http(addr, "GET", "/api/otb/nothing", &[], None).await;
     assert_eq!(missing.status, 404);
     let bad_time = http(

@@ -24,6 +24,15 @@ impl Hub {
             ));
             return;
         }
+        if !m.game.is_started() {
+            // Nothing to resign, offer, withdraw or claim yet (and the store takes events of
+            // playing matches only).
+            fx.push(Effect::Send(
+                vec![conn],
+                error(ErrorCode::NotAllowed, "the match has not started"),
+            ));
+            return;
+        }
         let t = m.match_time(now);
         let ply = m.game.record().len();
         let (kind, detail, result) = match msg {

@@ -160,11 +160,17 @@ impl Service {
         let mut applied = Vec::new();
         let mut rejected = Vec::new();
         let mut new = Vec::new();
-        for item in &req.events {
-            let client_id =
-                i64::try_from(item.id).map_err(|_| Error::Invalid("id too large".into()))?;
-            let at_ms =
-                i64::try_from(item.at_ms).map_err(|_| Error::Invalid("time too large".into()))?;
+        for (n, item) in req.events.iter().enumerate() {
+            let too_large = |what: &str, value: u64| {
+                Error::Invalid(format!(
+                    "event {} of {}: {what} {value} is larger than {}",
+                    n + 1,
+                    req.events.len(),
+                    i64::MAX
+                ))
+            };
+            let client_id = i64::try_from(item.id).map_err(|_| too_large("id", item.id))?;
+            let at_ms = i64::try_from(item.at_ms).map_err(|_| too_large("at_ms", item.at_ms))?;
             let known = stored.events.iter().chain(&new);
             if known
                 .clone()
