@@ -4,10 +4,8 @@
 use bughouse_bpgn::{read_games, replay, replay_bughouse, write_bpgn, ReplayResult};
 use bughouse_core::Rules;
 
-fn data(name: &str) -> Vec<u8> {
-    let path = format!("{}/../../../shared/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
+mod common;
+use common::data;
 
 const BPGN: [&str; 4] = [
     "bpgn/fics-2005.bpgn",

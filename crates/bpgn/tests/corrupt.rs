@@ -7,10 +7,8 @@
 use bughouse_bpgn::{read_games, replay, Record};
 use proptest::prelude::*;
 
-fn data(name: &str) -> Vec<u8> {
-    let path = format!("{}/../../../shared/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
+mod common;
+use common::data;
 
 const FILES: [&str; 5] = [
     "bpgn/fics-2005.bpgn",
