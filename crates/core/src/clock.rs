@@ -41,6 +41,12 @@ impl fmt::Display for TimeControl {
     }
 }
 
+/// The longest base time a time control may have (10,000 minutes, in minutes or seconds):
+/// clocks this long fit every sum of times a match makes.
+const MAX_BASE: Duration = Duration::from_secs(600_000);
+/// The longest increment, in seconds (an hour).
+const MAX_INCREMENT_SECS: u64 = 3600;
+
 /// A time control that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("invalid time control {0:?}: expected MINUTES+SECONDS like 5+0 or 3+2, or SECONDSs+SECONDS like 90s+2")]
@@ -58,14 +64,12 @@ impl FromStr for TimeControl {
             Duration::from_secs(secs.parse().map_err(|_| err())?)
         } else {
             let minutes: f64 = base.parse().map_err(|_| err())?;
-            if !(0.0..=10_000.0).contains(&minutes) {
+            if !(0.0..=MAX_BASE.as_secs_f64() / 60.0).contains(&minutes) {
                 return Err(err());
             }
             Duration::from_secs_f64(minutes * 60.0)
         };
-        // At most 10,000 minutes of base (either way of writing it) and an hour of increment:
-        // clocks this long fit every sum of times the match makes.
-        if base.is_zero() || base > Duration::from_secs(600_000) || inc > 3600 {
+        if base.is_zero() || base > MAX_BASE || inc > MAX_INCREMENT_SECS {
             return Err(err());
         }
         Ok(TimeControl {

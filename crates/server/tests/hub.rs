@@ -58,13 +58,7 @@ impl Harness {
         let mut tokens = Vec::new();
         for (conn, seat) in [(1, "WhiteA"), (2, "BlackA"), (3, "WhiteB"), (4, "BlackB")] {
             self.connect(conn, id, None);
-            let fx = self.send(
-                conn,
-                &ClientMessage::Sit {
-                    seat: seat.parse().unwrap(),
-                    name: format!("player{conn}"),
-                },
-            );
+            let fx = self.sit(conn, seat, &format!("player{conn}"));
             let token = to(&fx, conn)
                 .into_iter()
                 .find_map(|m| match m {
@@ -75,6 +69,17 @@ impl Harness {
             tokens.push(token);
         }
         tokens
+    }
+
+    /// `conn` takes `seat` under `name`.
+    fn sit(&mut self, conn: ConnId, seat: &str, name: &str) -> Vec<Effect> {
+        self.send(
+            conn,
+            &ClientMessage::Sit {
+                seat: seat.parse().unwrap(),
+                name: name.into(),
+            },
+        )
     }
 
     fn play(&mut self, conn: ConnId, uci: &str) -> Vec<Effect> {
@@ -363,13 +368,7 @@ fn a_seat_is_taken_once_and_spectators_cannot_act() {
     let mut h = Harness::new();
     let id = h.create("fide", "5+0");
     h.connect(1, &id, None);
-    h.send(
-        1,
-        &ClientMessage::Sit {
-            seat: "WhiteA".parse().unwrap(),
-            name: "ann".into(),
-        },
-    );
+    h.sit(1, "WhiteA", "ann");
     h.connect(2, &id, None);
     let fx = h.send(
         2,
@@ -399,13 +398,7 @@ fn match_actions_before_the_start_are_refused_and_not_stored() {
     let mut h = Harness::new();
     let id = h.create("fide", "5+0");
     h.connect(1, &id, None);
-    h.send(
-        1,
-        &ClientMessage::Sit {
-            seat: "WhiteA".parse().unwrap(),
-            name: "ann".into(),
-        },
-    );
+    h.sit(1, "WhiteA", "ann");
     for msg in [
         ClientMessage::Resign,
         ClientMessage::OfferDraw,
