@@ -295,6 +295,9 @@ pub enum ErrorCode {
     NotAllowed,
     /// Only a signed-in player may do this (sit in a rated match).
     SignInRequired,
+    /// The server could not store the action, so it was not applied (sent again, it is refused
+    /// the same way).
+    NotStored,
 }
 
 impl ErrorCode {
@@ -313,6 +316,7 @@ impl ErrorCode {
             ErrorCode::GameOver => "game_over",
             ErrorCode::NotAllowed => "not_allowed",
             ErrorCode::SignInRequired => "sign_in_required",
+            ErrorCode::NotStored => "not_stored",
         }
     }
 }

@@ -168,6 +168,36 @@ impl Client {
         }
     }
 
+    /// Reads until the server closes the websocket; the messages read until then.
+    async fn until_closed(&mut self) -> Vec<ServerMessage> {
+        let mut seen = Vec::new();
+        loop {
+            let name = &self.name;
+            match tokio::time::timeout(PATIENCE, self.ws.next()).await {
+                Err(_) => panic!("{name}: the websocket was not closed in time"),
+                Ok(None | Some(Err(_)) | Some(Ok(Message::Close(_)))) => return seen,
+                Ok(Some(Ok(Message::Text(text)))) => seen.push(
+                    serde_json::from_str(text.as_str())
+                        .unwrap_or_else(|e| panic!("{name}: not a server message ({e}): {text}")),
+                ),
+                Ok(Some(Ok(_))) => {}
+            }
+        }
+    }
+
+    /// A new connection to `id` that says hello with `token`: the client, once it has the
+    /// state (returned too).
+    async fn rejoin(addr: SocketAddr, id: &str, token: &str, name: &str) -> (Client, MatchState) {
+        let mut c = Client::connect(addr, name).await;
+        c.send(&ClientMessage::Hello {
+            match_id: id.to_owned(),
+            token: Some(token.to_owned()),
+        })
+        .await;
+        let (state, _) = c.state().await;
+        (c, state)
+    }
+
     async fn state(&mut self) -> (MatchState, Option<String>) {
         self.until(|m| match m {
             ServerMessage::State { state, you } => {

@@ -73,7 +73,9 @@ impl Store {
     /// when any write fails or changes nothing), except that after a write the database could
     /// not take for now ([`StoreError::is_transient`](crate::StoreError::is_transient)) the
     /// rest are not tried ([`StoreError::NotTried`](crate::StoreError::NotTried)): tried again
-    /// from there, they are stored in order.
+    /// from there, they are stored in order; and after a write refused
+    /// ([`StoreError::is_refusal`](crate::StoreError::is_refusal)) the later writes of the same
+    /// match are not tried ([`StoreError::Held`](crate::StoreError::Held)).
     pub async fn apply_batch(&self, writes: &[Write]) -> Vec<Result<(), crate::StoreError>> {
         if writes.len() > 1 && writes.iter().all(|w| w.check().is_ok()) {
             if let Ok(true) = self.try_batch(writes).await {
@@ -82,6 +84,7 @@ impl Store {
         }
         let mut out = Vec::with_capacity(writes.len());
         let mut stopped = false;
+        let mut refused: Vec<&str> = Vec::new();
         for write in writes {
             if stopped {
                 // Stored later, they would overtake the write that failed (a move after the
@@ -89,8 +92,19 @@ impl Store {
                 out.push(Err(crate::StoreError::NotTried));
                 continue;
             }
+            let id = write.match_id();
+            if refused.contains(&id) {
+                // Stored, they would leave a gap in the match's record.
+                out.push(Err(crate::StoreError::Held(id.to_owned())));
+                continue;
+            }
             let result = self.apply(write).await;
-            stopped = result.as_ref().is_err_and(|e| e.is_transient());
+            if let Err(e) = &result {
+                stopped = e.is_transient();
+                if e.is_refusal() {
+                    refused.push(id);
+                }
+            }
             out.push(result);
         }
         out
@@ -255,7 +269,8 @@ mod tests {
     }
 
     /// A write that fails or changes nothing: every write gets the result its single write
-    /// gets, and the others are stored.
+    /// gets, and the others are stored, except the later writes of a match one of whose writes
+    /// was refused.
     async fn failures_fall_back_to_single_writes(store: &Store, p: &str) {
         let m2 = &format!("{p}m2");
         let mut w = writes(m2);
@@ -278,8 +293,15 @@ mod tests {
             action_id: None,
             lag_ms: 0,
         }));
+        // After a refusal, the match's later writes are held (a gap in its record otherwise).
+        let mut valid = w[11].clone();
+        if let Write::RecordMove(mv) = &mut valid {
+            mv.seat = 2;
+        }
+        w.push(valid);
         let results = store.apply_batch(&w).await;
         assert!(results[..9].iter().all(Result::is_ok));
+        assert!(matches!(&results[12], Err(StoreError::Held(id)) if id == m2));
         assert!(matches!(
             results[9],
             Err(StoreError::DuplicatePly { ply: 0, .. })

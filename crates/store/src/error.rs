@@ -32,6 +32,12 @@ pub enum StoreError {
     /// order when they are tried again. Transient itself.
     #[error("not tried: an earlier write of the batch could not be stored for now")]
     NotTried,
+    /// A write of a match after one of the same match was refused (an error neither
+    /// [transient](StoreError::is_transient) nor a [duplicate](StoreError::is_duplicate)): not
+    /// stored, so that the match's record has no gap (a move stored after a move that is not
+    /// would make the record unreadable).
+    #[error("not stored: an earlier write of match {0:?} was refused")]
+    Held(String),
     /// No match has this id.
     #[error("no match {0:?}")]
     NoSuchMatch(String),
@@ -94,6 +100,22 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// Whether a move or an event with this number is stored already: a write tried again
+    /// after the database took it but its answer was lost (the record holds what was asked,
+    /// once).
+    pub fn is_duplicate(&self) -> bool {
+        matches!(
+            self,
+            StoreError::DuplicatePly { .. } | StoreError::DuplicateEvent { .. }
+        )
+    }
+
+    /// Whether the write was refused for good: neither [transient](StoreError::is_transient)
+    /// (it would be tried again) nor a [duplicate](StoreError::is_duplicate).
+    pub fn is_refusal(&self) -> bool {
+        !self.is_transient() && !self.is_duplicate()
+    }
+
     /// Whether trying the same call again later may succeed: the database could not be
     /// reached or was busy (a lost connection, a pool with no connection free in time, SQLite
     /// locked by another writer for longer than its busy timeout, a full disk, PostgreSQL
@@ -145,10 +167,14 @@ mod tests {
         assert!(!StoreError::Closed.is_transient());
         assert!(StoreError::NotTried.is_transient());
         assert!(!StoreError::Invalid("x".into()).is_transient());
-        assert!(!StoreError::DuplicatePly {
+        let duplicate = StoreError::DuplicatePly {
             match_id: "m".into(),
-            ply: 1
-        }
-        .is_transient());
+            ply: 1,
+        };
+        assert!(!duplicate.is_transient());
+        assert!(duplicate.is_duplicate() && !duplicate.is_refusal());
+        assert!(StoreError::Held("m".into()).is_refusal());
+        assert!(StoreError::MatchExists("m".into()).is_refusal());
+        assert!(!StoreError::NotTried.is_refusal());
     }
 }

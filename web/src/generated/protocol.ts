@@ -39,7 +39,8 @@ export type ErrorCode =
   | "illegal_move"
   | "game_over"
   | "not_allowed"
-  | "sign_in_required";
+  | "sign_in_required"
+  | "not_stored";
 
 /** What a client sends. */
 export type ClientMessage =

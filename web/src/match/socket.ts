@@ -23,7 +23,7 @@ export interface SocketParts {
 }
 
 /** The errors (without an id) that may answer a move: the boards go back to the server's. */
-const MOVE_ERRORS = ['illegal_move', 'not_your_turn', 'game_over', 'not_seated', 'rate_limited', 'bad_message', 'too_large'];
+const MOVE_ERRORS = ['illegal_move', 'not_your_turn', 'game_over', 'not_seated', 'rate_limited', 'bad_message', 'too_large', 'not_stored'];
 
 export class MatchSocket {
   constructor(

@@ -106,6 +106,17 @@ impl Hub {
         let Some(done) = m.recent[seat_index(seat)].iter().find(|r| r.id == id) else {
             return false;
         };
+        if done.refused {
+            fx.push(Effect::Send(
+                vec![conn],
+                ServerMessage::Error {
+                    code: ErrorCode::NotStored,
+                    message: "the server could not store this action: it was not applied".into(),
+                    id: Some(id),
+                },
+            ));
+            return true;
+        }
         fx.push(Effect::Send(
             vec![conn],
             ServerMessage::Ack {
@@ -130,7 +141,14 @@ impl Hub {
         let seq = match m {
             Some(m) => {
                 if let Some(seat) = seat {
-                    remember(&mut m.recent[seat_index(seat)], Recent { id, lag_ms });
+                    remember(
+                        &mut m.recent[seat_index(seat)],
+                        Recent {
+                            id,
+                            lag_ms,
+                            refused: false,
+                        },
+                    );
                 }
                 m.seq
             }

@@ -1,6 +1,8 @@
 //! A match leaving this hub while it is in progress: in a cluster, the node that runs it lost its
 //! lease (another node owns it now), so it forgets the match at once and closes its watchers'
-//! connections, whose clients reconnect and reach the new owner.
+//! connections, whose clients reconnect and reach the new owner. Also a match the store refused
+//! a write of: forgotten the same way, and restored from the store (the runtime's
+//! `Command::Reload`), its refused actions remembered as such.
 
 use super::*;
 
@@ -26,5 +28,30 @@ impl Hub {
         }
         self.lobby_changed();
         fx
+    }
+
+    /// The match time of a match in memory at server time `now`.
+    pub fn match_time_of(&self, match_id: &str, now: Duration) -> Option<Duration> {
+        Some(self.matches.get(match_id)?.match_time(now))
+    }
+
+    /// Remembers actions (seat index and client id) the store refused: sent again, each is
+    /// answered with `not_stored` and not applied (it would be refused again).
+    pub fn refuse_actions(&mut self, match_id: &str, refused: &[(u8, u64)]) {
+        let Some(m) = self.matches.get_mut(match_id) else {
+            return;
+        };
+        for &(seat, id) in refused {
+            if let Some(recent) = m.recent.get_mut(usize::from(seat)) {
+                remember(
+                    recent,
+                    Recent {
+                        id,
+                        lag_ms: None,
+                        refused: true,
+                    },
+                );
+            }
+        }
     }
 }

@@ -68,11 +68,13 @@ pub(super) struct LiveMatch {
     pub(super) rating_changes: Option<RatingChanges>,
 }
 
-/// An acknowledged action.
+/// An acknowledged action, or one the store refused (answered `not_stored` when it is sent
+/// again).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Recent {
     pub(super) id: u64,
     pub(super) lag_ms: Option<u64>,
+    pub(super) refused: bool,
 }
 
 /// A seat's lag compensation (see `docs/protocol.md`): the one-way lag of its connection as

@@ -105,6 +105,7 @@ impl Hub {
                     Recent {
                         id: u64::try_from(id).unwrap_or(0),
                         lag_ms: lag.map(|l| u64::try_from(l).unwrap_or(0)),
+                        refused: false,
                     },
                 );
             }

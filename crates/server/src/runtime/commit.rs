@@ -1,10 +1,20 @@
 //! Stores before sends: the committer hands each batch's store effects to the writer (with
 //! whatever else queued, in one transaction), and the sender, once they are stored, delivers the
 //! batch's messages (each serialised once) and runs what waited for them.
+//!
+//! A write the database refuses for good (not a passing failure, which is tried again until it
+//! is stored, nor a duplicate of a stored row) is never acknowledged: the batch's messages after
+//! it are withheld and their recipients' connections closed (their clients reconnect and read
+//! the state anew), and what waited for it is told it was not stored. The match's later writes
+//! are held (see `writer.rs`), and its shard reloads it from the store: the hub forgets what
+//! was not stored and answers the refused actions, when they are sent again, with
+//! `not_stored`.
 
 use axum::extract::ws::Utf8Bytes;
 use std::collections::HashMap;
 use tokio::sync::{mpsc, oneshot};
+
+use bughouse_store::StoreError;
 
 use crate::hub::{encode, ConnId, Effect, Input, RateRequest, Write};
 use crate::tournaments::Finished;
@@ -19,12 +29,48 @@ pub(crate) struct Commit {
     pub(crate) conns: Vec<(ConnId, Option<OutSender>)>,
     /// The hub's effects, in order (without the store effects, once handed to the writer).
     pub(crate) effects: Vec<Effect>,
-    /// To run once the batch's writes are stored and its messages sent (answers).
-    pub(crate) after: Vec<Box<dyn FnOnce() + Send>>,
+    /// To run once the batch's writes are stored and its messages sent (answers), each with
+    /// the number of store effects before it ([`Commit::then`]).
+    pub(crate) after: Vec<(usize, After)>,
+    /// Filled by the committer: each write of the batch, its place among the transaction's
+    /// writes and the number of the batch's other effects before it.
+    written: Vec<(usize, usize)>,
+}
+
+/// What runs once a batch is stored: told whether every write before it was stored (false: one
+/// was refused, and nothing after it was acknowledged).
+pub(crate) type After = Box<dyn FnOnce(bool) + Send>;
+
+impl Commit {
+    /// Runs `f` once what the batch holds so far is stored and sent, telling it whether it
+    /// was all stored.
+    pub(crate) fn then(&mut self, f: impl FnOnce(bool) + Send + 'static) {
+        let writes = self
+            .effects
+            .iter()
+            .filter(|e| matches!(e, Effect::Store(_)))
+            .count();
+        self.after.push((writes, Box::new(f)));
+    }
+
+    /// The first of the batch's writes that the database refused, if any: its number among
+    /// the batch's writes and the number of the batch's other effects before it.
+    fn first_refused(&self, results: &[Result<(), StoreError>]) -> Option<(usize, usize)> {
+        self.written
+            .iter()
+            .enumerate()
+            .find(|(_, (i, _))| {
+                results
+                    .get(*i)
+                    .is_some_and(|r| r.as_ref().is_err_and(StoreError::is_refusal))
+            })
+            .map(|(n, (_, at))| (n, *at))
+    }
 }
 
 /// What applies the ratings of rated matches once their end is stored: the store, and the
-/// shard's inbox, where the changes go back to the hub ([`Input::Rated`]).
+/// shard's inbox, where the changes go back to the hub ([`Input::Rated`]) and where a match one
+/// of whose writes was refused is sent to be reloaded ([`Command::Reload`]).
 pub(crate) struct Rater {
     pub(crate) store: bughouse_store::Store,
     /// Weak, so that the hub task still ends when everyone else has dropped its inbox.
@@ -57,6 +103,25 @@ impl Rater {
                 Err(e) => tracing::error!(%match_id, "the ratings were not applied: {e}"),
             }
         });
+    }
+
+    /// Has the shard reload a match one of whose writes was refused, and answer the refused
+    /// actions (seat and id) with `not_stored` when they are sent again.
+    ///
+    /// Queued before the batch's connections are closed, so that their clients' `hello` after
+    /// they reconnect finds the match reloaded; when the shard's inbox is full, on a task of its
+    /// own (the shard may be waiting for this sender: [`stored`]).
+    fn reload(&self, match_id: String, refused: Vec<(u8, u64)>) {
+        let Some(inbox) = self.inbox.upgrade() else {
+            return;
+        };
+        if let Err(mpsc::error::TrySendError::Full(command)) =
+            inbox.try_send(Command::Reload { match_id, refused })
+        {
+            tokio::spawn(async move {
+                let _ = inbox.send(command).await;
+            });
+        }
     }
 }
 
@@ -103,6 +168,7 @@ pub(crate) async fn committer(
                 match effect {
                     Effect::Rate(request) => to_rate.push(request),
                     Effect::Store(write) => {
+                        commit.written.push((writes.len(), others.len()));
                         if let Write::FinishMatch {
                             match_id,
                             board_results,
@@ -136,18 +202,41 @@ pub(crate) async fn committer(
     }
 }
 
-/// Waits until a transaction is stored; rates the rated matches whose end it stored, and
-/// reports the ended ones to the tournaments.
+/// Waits until a transaction is stored; rates the rated matches whose end it stored, reports
+/// the ended ones to the tournaments, and has the matches one of whose writes was refused
+/// reloaded. The batches, with the results of the transaction's writes.
 async fn stored_ends(
     handed: Handed,
     finished: &mpsc::UnboundedSender<Finished>,
     rater: &Rater,
-) -> Vec<Commit> {
-    let (_, results) = handed.pending.results().await;
-    for result in &results {
-        if let Err(e) = result {
-            tracing::error!("storage: {e}");
+) -> (Vec<Commit>, Vec<Result<(), StoreError>>) {
+    let (writes, results) = handed.pending.results().await;
+    let mut refused: Vec<(String, Vec<(u8, u64)>)> = Vec::new();
+    for (write, result) in writes.iter().zip(&results) {
+        let Err(e) = result else { continue };
+        if !e.is_refusal() {
+            tracing::warn!("storage: stored already: {e}");
+            continue;
         }
+        tracing::error!("storage: refused, not acknowledged: {e}");
+        if matches!(e, StoreError::Held(_)) {
+            // Its match is on its way to be reloaded.
+            continue;
+        }
+        let id = write.match_id();
+        let i = match refused.iter().position(|(m, _)| m == id) {
+            Some(i) => i,
+            None => {
+                refused.push((id.to_owned(), Vec::new()));
+                refused.len() - 1
+            }
+        };
+        if let Some(action) = action_of(write) {
+            refused[i].1.push(action);
+        }
+    }
+    for (match_id, actions) in refused {
+        rater.reload(match_id, actions);
     }
     // The matches whose end was stored: only those are rated.
     let stored = |match_id: &str| {
@@ -161,21 +250,32 @@ async fn stored_ends(
             rater.rate(request);
         }
     }
-    for (_, end) in handed.ended {
-        let _ = finished.send(end);
+    for (i, end) in handed.ended {
+        if matches!(results.get(i), Some(Ok(()))) {
+            let _ = finished.send(end);
+        }
     }
-    handed.commits
+    (handed.commits, results)
+}
+
+/// The seat and client id of the action a write stores, if it has one.
+fn action_of(write: &Write) -> Option<(u8, u64)> {
+    let (seat, id) = match write {
+        Write::RecordMove(mv) => (mv.seat, mv.action_id),
+        Write::RecordEvent(ev) => (ev.seat, ev.action_id),
+        Write::RecordTalk(t) => (t.seat, t.action_id),
+        _ => return None,
+    };
+    Some((seat, u64::try_from(id?).ok()?))
 }
 
 /// Waits until everything handed to the committer so far is stored (and sent).
 pub(crate) async fn stored(commit_tx: &mpsc::Sender<Commit>) {
     let (done, wait) = oneshot::channel();
-    let barrier = Commit {
-        after: vec![Box::new(move || {
-            let _ = done.send(());
-        })],
-        ..Commit::default()
-    };
+    let mut barrier = Commit::default();
+    barrier.then(move |_| {
+        let _ = done.send(());
+    });
     if commit_tx.send(barrier).await.is_ok() {
         let _ = wait.await;
     }
@@ -190,7 +290,12 @@ pub(crate) async fn sender(
 ) {
     let mut senders: HashMap<ConnId, OutSender> = HashMap::new();
     while let Some(handed) = rx.recv().await {
-        for commit in stored_ends(handed, &finished, &rater).await {
+        let (commits, results) = stored_ends(handed, &finished, &rater).await;
+        for mut commit in commits {
+            let refused = commit.first_refused(&results);
+            if let Some((_, at)) = refused {
+                withhold(&mut commit.effects, at);
+            }
             for (conn, tx) in commit.conns {
                 match tx {
                     Some(tx) => {
@@ -202,11 +307,27 @@ pub(crate) async fn sender(
                 }
             }
             send(commit.effects, &senders);
-            for after in commit.after {
-                after();
+            for (writes, after) in commit.after {
+                after(refused.is_none_or(|(n, _)| writes <= n));
             }
         }
     }
+}
+
+/// Replaces the messages from the effect `at` on (they tell of what was not stored) by closing
+/// their recipients' connections: their clients reconnect and read the state as stored.
+fn withhold(effects: &mut Vec<Effect>, at: usize) {
+    let mut closed: Vec<ConnId> = Vec::new();
+    for effect in effects.drain(at.min(effects.len())..).collect::<Vec<_>>() {
+        match effect {
+            Effect::Send(to, _) => closed.extend(to),
+            Effect::Close(conn) => closed.push(conn),
+            other => effects.push(other),
+        }
+    }
+    closed.sort_unstable();
+    closed.dedup();
+    effects.extend(closed.into_iter().map(Effect::Close));
 }
 
 /// Sends the messages (each serialised once) and closes: everything for one connection with one

@@ -11,6 +11,7 @@
 mod commit;
 mod lobby;
 mod outbox;
+mod reload;
 mod shards;
 mod thread;
 mod writer;
@@ -105,6 +106,13 @@ pub(crate) enum Command {
     Drop {
         id: String,
     },
+    /// A write of the match was refused by the store (see `commit.rs`): forget it, and restore
+    /// it from the store once everything handed over before is stored. The refused actions
+    /// (seat and id) are answered with `not_stored` when they are sent again.
+    Reload {
+        match_id: String,
+        refused: Vec<(u8, u64)>,
+    },
     /// Stop applying anything: answered once everything applied so far is stored and sent
     /// (a node leaving the cluster politely).
     Stop {
@@ -193,7 +201,7 @@ pub(crate) async fn hub_task(
         store: store.clone(),
         inbox: own,
     };
-    tokio::spawn(committer(commit_rx, writer, finished, rater));
+    tokio::spawn(committer(commit_rx, writer.clone(), finished, rater));
     let mut batch = Vec::with_capacity(BATCH);
     loop {
         // Wake for the next flag fall (its deadline includes the grace for lag).
@@ -220,6 +228,7 @@ pub(crate) async fn hub_task(
         let load = Loader {
             store: &store,
             commit_tx: &commit_tx,
+            writer: &writer,
             cluster,
             clock,
         };
@@ -256,10 +265,14 @@ pub(crate) async fn hub_task(
                     match hub.create_from(&request, now) {
                         Ok((id, fx)) => {
                             commit.effects.extend(fx);
-                            // The match exists once it is stored: answer after the stores.
-                            commit.after.push(Box::new(move || {
-                                let _ = reply.send(Ok(id));
-                            }));
+                            // The match exists once it is stored: answer after the stores
+                            // (not stored: the reply is dropped, and the asker is told the
+                            // server is unavailable).
+                            commit.then(move |stored| {
+                                if stored {
+                                    let _ = reply.send(Ok(id));
+                                }
+                            });
                         }
                         Err(e) => {
                             let _ = reply.send(Err(e.to_string()));
@@ -297,6 +310,11 @@ pub(crate) async fn hub_task(
                     bots.forget(&id);
                     commit.effects.extend(hub.drop_match(&id));
                 }
+                Command::Reload { match_id, refused } => {
+                    bots.forget(&match_id);
+                    let loaded = load.reload(&mut hub, &match_id, &refused, now).await;
+                    commit.effects.extend(loaded);
+                }
                 Command::Stop { reply } => {
                     stop = Some(reply);
                     break;
@@ -312,9 +330,13 @@ pub(crate) async fn hub_task(
                 } => match hub.place(&id, &name, account.as_ref(), now) {
                     Ok((seat, token, fx)) => {
                         commit.effects.extend(fx);
-                        commit.after.push(Box::new(move || {
-                            let _ = reply.send(Ok((seat, token)));
-                        }));
+                        commit.then(move |stored| {
+                            // Not stored: the seat is not taken (the match is reloaded).
+                            let _ = reply.send(match stored {
+                                true => Ok((seat, token)),
+                                false => Err(PlaceError::NoSuchMatch),
+                            });
+                        });
                     }
                     Err(e) => {
                         let _ = reply.send(Err(e));
@@ -337,9 +359,12 @@ pub(crate) async fn hub_task(
                                 }
                                 Err(e) => Err(e.to_string()),
                             };
-                            commit.after.push(Box::new(move || {
-                                let _ = reply.send(answer);
-                            }));
+                            commit.then(move |stored| {
+                                // Not stored: the reply is dropped (the server is unavailable).
+                                if stored {
+                                    let _ = reply.send(answer);
+                                }
+                            });
                         }
                         Err(e) => {
                             let _ = reply.send(Err(e.to_string()));
@@ -352,9 +377,9 @@ pub(crate) async fn hub_task(
                     }
                     // Not in memory: the caller reads the archive, once what the hub handed
                     // the committer (the end of that match, say) is stored.
-                    None => commit.after.push(Box::new(move || {
+                    None => commit.then(move |_| {
                         let _ = reply.send(None);
-                    })),
+                    }),
                 },
             }
         }
@@ -368,16 +393,11 @@ pub(crate) async fn hub_task(
             match effect {
                 Effect::BotTurn(turn) => bots.turn(turn),
                 other => {
+                    let mut ended = None;
                     match &other {
                         Effect::Store(Write::FinishMatch { match_id, .. }) => {
                             bots.forget(match_id);
-                            // Its end stored, a match needs no owner any more.
-                            if let Some(cluster) = cluster {
-                                let (cluster, id) = (cluster.clone(), match_id.clone());
-                                commit
-                                    .after
-                                    .push(Box::new(move || cluster.release_later(id)));
-                            }
+                            ended = Some(match_id.clone());
                         }
                         Effect::Store(Write::CreateMatch(new)) if cluster.is_some() => {
                             created.push(new.id.clone());
@@ -385,6 +405,15 @@ pub(crate) async fn hub_task(
                         _ => {}
                     }
                     commit.effects.push(other);
+                    // Its end stored, a match needs no owner any more.
+                    if let (Some(id), Some(cluster)) = (ended, cluster) {
+                        let cluster = cluster.clone();
+                        commit.then(move |stored| {
+                            if stored {
+                                cluster.release_later(id);
+                            }
+                        });
+                    }
                 }
             }
         }
@@ -410,6 +439,9 @@ pub(crate) async fn hub_task(
 /// cluster (who owns what) and where server time stands.
 pub(crate) struct Loader<'a> {
     pub(crate) store: &'a Store,
+    /// The way to the database (whose matches held after a refused write are released on
+    /// reload).
+    pub(crate) writer: &'a Writer,
     pub(crate) commit_tx: &'a mpsc::Sender<Commit>,
     pub(crate) cluster: Option<&'a Cluster>,
     pub(crate) clock: ServerClock,
@@ -490,7 +522,7 @@ impl Loader<'_> {
 
 /// Restores a match read from the store (resuming at `alive_at`, or its last record); the
 /// effects of its restore.
-async fn load_match(
+pub(crate) async fn load_match(
     hub: &mut Hub,
     store: &Store,
     stored: &bughouse_store::StoredMatch,

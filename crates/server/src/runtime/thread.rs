@@ -47,7 +47,8 @@ where
             }
             let until = Instant::now() + DRAIN;
             while runtime.metrics().num_alive_tasks() > 0 && Instant::now() < until {
-                runtime.block_on(tokio::time::sleep(Duration::from_millis(10)));
+                // The sleep made inside the runtime: made outside, it panics (no timer there).
+                runtime.block_on(async { tokio::time::sleep(Duration::from_millis(10)).await });
             }
         });
     match started {

@@ -12,7 +12,14 @@
 //! transaction (median 8 ms against 4 ms) and every move waited for it.
 //!
 //! PostgreSQL takes concurrent transactions: each committer writes directly, and in order.
+//!
+//! A write the database refuses (neither a passing failure, tried again, nor a duplicate) holds
+//! its match: the match's later writes are not stored ([`StoreError::Held`]) until the shard
+//! has reloaded it from the store and [released](Writer::release) it, so that no record has a
+//! gap (see `commit.rs`).
 
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use bughouse_store::{Backend, Store, StoreError, Write};
@@ -33,11 +40,28 @@ pub(crate) struct Request {
 
 /// The committers' way to the database.
 #[derive(Clone)]
-pub(crate) enum Writer {
+pub(crate) struct Writer {
+    way: Way,
+    held: Held,
+}
+
+#[derive(Clone)]
+enum Way {
     /// Each committer writes directly (PostgreSQL).
     Direct(Store),
     /// One writer stores for all (SQLite).
     Shared(mpsc::Sender<Request>),
+}
+
+/// The matches one of whose writes was refused: their later writes are not stored until they
+/// are released. Each match belongs to one shard, whose writes reach the database in order.
+#[derive(Clone, Default)]
+struct Held(Arc<Mutex<HashSet<String>>>);
+
+impl Held {
+    fn with<T>(&self, f: impl FnOnce(&mut HashSet<String>) -> T) -> T {
+        f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner))
+    }
 }
 
 /// Writes handed to the writer: their results, now or once it has stored them.
@@ -65,15 +89,24 @@ fn closed(writes: Vec<Write>, n: usize) -> Stored {
 impl Writer {
     /// A writer for `store`: shared (with its thread started) on SQLite, direct on PostgreSQL.
     pub(crate) fn new(store: &Store) -> Writer {
-        match store.backend() {
-            Backend::Postgres => Writer::Direct(store.clone()),
+        let held = Held::default();
+        let way = match store.backend() {
+            Backend::Postgres => Way::Direct(store.clone()),
             Backend::Sqlite => {
                 let (tx, rx) = mpsc::channel(GROUP);
                 // The thread ends when every committer has dropped its sender.
-                super::spawn_on_own_thread("sqlite-writer", writer_task(store.clone(), rx));
-                Writer::Shared(tx)
+                let task = writer_task(store.clone(), rx, held.clone());
+                super::spawn_on_own_thread("sqlite-writer", task);
+                Way::Shared(tx)
             }
-        }
+        };
+        Writer { way, held }
+    }
+
+    /// Lets the writes of a match held after a refusal be stored again: called once everything
+    /// handed over before is stored, and the match reloaded from the store.
+    pub(crate) fn release(&self, match_id: &str) {
+        self.held.with(|held| held.remove(match_id));
     }
 
     /// Hands over writes to be stored in order, in one transaction when they all succeed, the
@@ -82,9 +115,11 @@ impl Writer {
     /// returns; shared, it returns once they are queued (it waits only while the writer's queue
     /// is full).
     pub(crate) async fn submit(&self, writes: Vec<Write>) -> Pending {
-        match self {
-            Writer::Direct(store) => Pending::Done(store_until_reached(store, writes).await),
-            Writer::Shared(tx) => {
+        match &self.way {
+            Way::Direct(store) => {
+                Pending::Done(store_until_reached(store, writes, &self.held).await)
+            }
+            Way::Shared(tx) => {
                 let n = writes.len();
                 let (reply, answer) = oneshot::channel();
                 match tx.send(Request { writes, reply }).await {
@@ -99,7 +134,7 @@ impl Writer {
 }
 
 /// Stores what the shards queued, all of it in one transaction, and answers each.
-async fn writer_task(store: Store, mut rx: mpsc::Receiver<Request>) {
+async fn writer_task(store: Store, mut rx: mpsc::Receiver<Request>, held: Held) {
     let mut queued = Vec::with_capacity(GROUP);
     while rx.recv_many(&mut queued, GROUP).await > 0 {
         let mut all = Vec::new();
@@ -108,7 +143,7 @@ async fn writer_task(store: Store, mut rx: mpsc::Receiver<Request>) {
             sizes.push(request.writes.len());
             all.append(&mut request.writes);
         }
-        let (all, results) = store_until_reached(&store, all).await;
+        let (all, results) = store_until_reached(&store, all, &held).await;
         let mut results = results.into_iter();
         let mut writes = all.into_iter();
         for (request, size) in queued.drain(..).zip(sizes) {
@@ -127,9 +162,10 @@ const RETRY_AT_MOST: Duration = Duration::from_secs(2);
 /// or was busy ([`StoreError::is_transient`]) are tried again, in order, after a wait that
 /// doubles up to [`RETRY_AT_MOST`], until it takes them. Meanwhile nothing else is written
 /// (what comes later waits, and its messages with it: nothing is acknowledged that is not
-/// stored). Writes refused for what they are keep their error.
-async fn store_until_reached(store: &Store, writes: Vec<Write>) -> Stored {
-    let mut results = store.apply_batch(&writes).await;
+/// stored). Writes refused for what they are keep their error, and hold their match: its later
+/// writes, here and in later calls, are not stored ([`StoreError::Held`]) until it is released.
+async fn store_until_reached(store: &Store, writes: Vec<Write>, held: &Held) -> Stored {
+    let mut results = store_unheld(store, &writes, held).await;
     let mut wait = Duration::from_millis(50);
     loop {
         let again: Vec<usize> = results
@@ -139,6 +175,13 @@ async fn store_until_reached(store: &Store, writes: Vec<Write>) -> Stored {
             .map(|(i, _)| i)
             .collect();
         let Some(first) = again.first() else {
+            held.with(|held| {
+                for (write, result) in writes.iter().zip(&results) {
+                    if result.as_ref().is_err_and(StoreError::is_refusal) {
+                        held.insert(write.match_id().to_owned());
+                    }
+                }
+            });
             return (writes, results);
         };
         if let Err(e) = &results[*first] {
@@ -151,9 +194,40 @@ async fn store_until_reached(store: &Store, writes: Vec<Write>) -> Stored {
         tokio::time::sleep(wait).await;
         wait = (wait * 2).min(RETRY_AT_MOST);
         let retry: Vec<Write> = again.iter().map(|&i| writes[i].clone()).collect();
-        let retried = store.apply_batch(&retry).await;
+        let retried = store_unheld(store, &retry, held).await;
         for (i, result) in again.into_iter().zip(retried) {
             results[i] = result;
         }
     }
+}
+
+/// [`Store::apply_batch`] for the writes whose match is not held; the others are
+/// [`StoreError::Held`] without being tried.
+async fn store_unheld(store: &Store, writes: &[Write], held: &Held) -> Vec<Result<(), StoreError>> {
+    let holds = held.with(|held| {
+        (!held.is_empty()).then(|| {
+            writes
+                .iter()
+                .map(|w| held.contains(w.match_id()))
+                .collect::<Vec<bool>>()
+        })
+    });
+    let Some(holds) = holds.filter(|holds| holds.contains(&true)) else {
+        return store.apply_batch(writes).await;
+    };
+    let tried: Vec<Write> = writes
+        .iter()
+        .zip(&holds)
+        .filter(|(_, held)| !**held)
+        .map(|(w, _)| w.clone())
+        .collect();
+    let mut results = store.apply_batch(&tried).await.into_iter();
+    writes
+        .iter()
+        .zip(holds)
+        .map(|(w, held)| match held {
+            true => Err(StoreError::Held(w.match_id().to_owned())),
+            false => results.next().unwrap_or(Err(StoreError::NotTried)),
+        })
+        .collect()
 }

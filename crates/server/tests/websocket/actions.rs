@@ -1,5 +1,6 @@
 //! What players send and the server answers: bad frames and refusals, acknowledged actions
-//! resent after a reconnect, partner talk, a move held until the database takes it.
+//! resent after a reconnect, partner talk, a move held until the database takes it, a move the
+//! database refuses.
 
 use super::*;
 
@@ -275,4 +276,78 @@ async fn a_move_the_database_cannot_take_yet_is_held_until_it_is_stored() {
         .await
         .expect("the moves counted");
     assert_eq!(stored, 2, "both moves are stored");
+}
+
+/// A move the database refuses for good (a trigger refuses it here) is never acknowledged:
+/// nobody hears of it, every connection to the match is closed, and the match comes back as
+/// stored, without it. Sent again, it is answered `not_stored`; play goes on, on both boards.
+#[tokio::test]
+async fn a_move_the_database_refuses_is_never_acknowledged_and_play_goes_on() {
+    use sqlx::Connection as _;
+
+    let server = TestServer::start().await;
+    let addr = server.addr;
+    let id = create_match(addr, "fide", "5+0").await;
+    let (mut clients, tokens) = seat_four_with_tokens(addr, &id).await;
+    play(&mut clients, 0, "e2e4").await;
+
+    let url = format!(
+        "sqlite://{}",
+        server._dir.path().join("bughouse.db").display()
+    );
+    let mut db = sqlx::SqliteConnection::connect(&url)
+        .await
+        .expect("a connection");
+    sqlx::query(
+        "CREATE TRIGGER refuse_e5 BEFORE INSERT ON moves WHEN NEW.uci = 'e7e5' \
+         BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+    )
+    .execute(&mut db)
+    .await
+    .expect("the trigger created");
+    let e5 = serde_json::to_string(&bughouse_protocol::ClientFrame {
+        id: Some(7),
+        msg: ClientMessage::Move { uci: "e7e5".into() },
+    })
+    .expect("serializable");
+    clients[1].send_raw(&e5).await;
+    for c in clients.iter_mut() {
+        for m in c.until_closed().await {
+            assert!(
+                !matches!(m, ServerMessage::Moved { .. } | ServerMessage::Ack { .. }),
+                "{}: a refused move was acknowledged: {m:?}",
+                c.name
+            );
+        }
+    }
+
+    let mut clients = Vec::new();
+    for (seat, token) in SEATS.iter().zip(&tokens) {
+        let (c, state) = Client::rejoin(addr, &id, token, seat).await;
+        let moves: Vec<&str> = state.moves.iter().map(|m| m.uci.as_str()).collect();
+        assert_eq!(moves, ["e2e4"], "{seat}: the match as stored");
+        assert_eq!(state.status, "playing");
+        clients.push(c);
+    }
+    clients[1].send_raw(&e5).await;
+    let refused = clients[1]
+        .until(|m| match m {
+            ServerMessage::Error { code, id, .. } => Some((code.to_string(), *id)),
+            ServerMessage::Moved { .. } | ServerMessage::Ack { .. } => {
+                panic!("the refused move was applied when sent again: {m:?}")
+            }
+            _ => None,
+        })
+        .await;
+    assert_eq!(refused, ("not_stored".to_owned(), Some(7)));
+
+    play(&mut clients, 1, "c7c5").await;
+    play(&mut clients, 2, "d2d4").await;
+    let stored: Vec<String> =
+        sqlx::query_scalar("SELECT uci FROM moves WHERE match_id = ? ORDER BY ply")
+            .bind(&id)
+            .fetch_all(&mut db)
+            .await
+            .expect("the moves read");
+    assert_eq!(stored, ["e2e4", "c7c5", "d2d4"]);
 }
