@@ -30,41 +30,57 @@ pub(crate) struct Commit {
     /// The hub's effects, in order (without the store effects, once handed to the writer).
     pub(crate) effects: Vec<Effect>,
     /// To run once the batch's writes are stored and its messages sent (answers), each with
-    /// the number of store effects before it ([`Commit::then`]).
-    pub(crate) after: Vec<(usize, After)>,
+    /// the number of store effects before it and the match it answers for ([`Commit::then`]).
+    pub(crate) after: Vec<(usize, Option<String>, After)>,
     /// Filled by the committer: each write of the batch, its place among the transaction's
     /// writes and the number of the batch's other effects before it.
     written: Vec<(usize, usize)>,
 }
 
-/// What runs once a batch is stored: told whether every write before it was stored (false: one
-/// was refused, and nothing after it was acknowledged).
+/// What runs once a batch is stored: told whether every write before it (of its match) was
+/// stored (false: one was refused).
 pub(crate) type After = Box<dyn FnOnce(bool) + Send>;
 
 impl Commit {
     /// Runs `f` once what the batch holds so far is stored and sent, telling it whether it
-    /// was all stored.
-    pub(crate) fn then(&mut self, f: impl FnOnce(bool) + Send + 'static) {
+    /// was all stored: every write so far of `match_id`, or of any match if `None`.
+    pub(crate) fn then(&mut self, match_id: Option<String>, f: impl FnOnce(bool) + Send + 'static) {
         let writes = self
             .effects
             .iter()
             .filter(|e| matches!(e, Effect::Store(_)))
             .count();
-        self.after.push((writes, Box::new(f)));
+        self.after.push((writes, match_id, Box::new(f)));
     }
 
-    /// The first of the batch's writes that the database refused, if any: its number among
-    /// the batch's writes and the number of the batch's other effects before it.
-    fn first_refused(&self, results: &[Result<(), StoreError>]) -> Option<(usize, usize)> {
+    /// Whether the batch's first `count` writes of `match_id` (of any match if `None`) were
+    /// all stored.
+    fn all_stored(
+        &self,
+        count: usize,
+        match_id: Option<&str>,
+        writes: &[Write],
+        results: &[Result<(), StoreError>],
+    ) -> bool {
+        !self.written.iter().take(count).any(|(i, _)| {
+            let refused = results
+                .get(*i)
+                .is_some_and(|r| r.as_ref().is_err_and(StoreError::is_refusal));
+            refused && match_id.is_none_or(|id| writes.get(*i).is_some_and(|w| w.match_id() == id))
+        })
+    }
+
+    /// Where the batch's first write that the database refused stood: the number of the
+    /// batch's other effects before it.
+    fn first_refused(&self, results: &[Result<(), StoreError>]) -> Option<usize> {
         self.written
             .iter()
-            .enumerate()
-            .find(|(_, (i, _))| {
+            .find(|(i, _)| {
                 results
                     .get(*i)
                     .is_some_and(|r| r.as_ref().is_err_and(StoreError::is_refusal))
             })
-            .map(|(n, (_, at))| (n, *at))
+            .map(|(_, at)| *at)
     }
 }
 
@@ -204,12 +220,12 @@ pub(crate) async fn committer(
 
 /// Waits until a transaction is stored; rates the rated matches whose end it stored, reports
 /// the ended ones to the tournaments, and has the matches one of whose writes was refused
-/// reloaded. The batches, with the results of the transaction's writes.
+/// reloaded. The batches, with the transaction's writes and their results.
 async fn stored_ends(
     handed: Handed,
     finished: &mpsc::UnboundedSender<Finished>,
     rater: &Rater,
-) -> (Vec<Commit>, Vec<Result<(), StoreError>>) {
+) -> (Vec<Commit>, Stored) {
     let (writes, results) = handed.pending.results().await;
     let mut refused: Vec<(String, Vec<(u8, u64)>)> = Vec::new();
     for (write, result) in writes.iter().zip(&results) {
@@ -255,7 +271,7 @@ async fn stored_ends(
             let _ = finished.send(end);
         }
     }
-    (handed.commits, results)
+    (handed.commits, (writes, results))
 }
 
 /// The seat and client id of the action a write stores, if it has one.
@@ -273,7 +289,7 @@ fn action_of(write: &Write) -> Option<(u8, u64)> {
 pub(crate) async fn stored(commit_tx: &mpsc::Sender<Commit>) {
     let (done, wait) = oneshot::channel();
     let mut barrier = Commit::default();
-    barrier.then(move |_| {
+    barrier.then(None, move |_| {
         let _ = done.send(());
     });
     if commit_tx.send(barrier).await.is_ok() {
@@ -290,13 +306,13 @@ pub(crate) async fn sender(
 ) {
     let mut senders: HashMap<ConnId, OutSender> = HashMap::new();
     while let Some(handed) = rx.recv().await {
-        let (commits, results) = stored_ends(handed, &finished, &rater).await;
+        let (commits, (writes, results)) = stored_ends(handed, &finished, &rater).await;
         for mut commit in commits {
             let refused = commit.first_refused(&results);
-            if let Some((_, at)) = refused {
+            if let Some(at) = refused {
                 withhold(&mut commit.effects, at);
             }
-            for (conn, tx) in commit.conns {
+            for (conn, tx) in commit.conns.drain(..) {
                 match tx {
                     Some(tx) => {
                         senders.insert(conn, tx);
@@ -306,9 +322,11 @@ pub(crate) async fn sender(
                     }
                 }
             }
-            send(commit.effects, &senders);
-            for (writes, after) in commit.after {
-                after(refused.is_none_or(|(n, _)| writes <= n));
+            send(std::mem::take(&mut commit.effects), &senders);
+            for (count, match_id, after) in std::mem::take(&mut commit.after) {
+                let stored = refused.is_none()
+                    || commit.all_stored(count, match_id.as_deref(), &writes, &results);
+                after(stored);
             }
         }
     }
@@ -368,5 +386,77 @@ pub(crate) fn send(effects: Vec<Effect>, senders: &HashMap<ConnId, OutSender>) {
             }
             None => run.clear(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bughouse_protocol::ServerMessage;
+
+    fn pong() -> ServerMessage {
+        ServerMessage::Pong {
+            t: 0.0,
+            server_ms: 0,
+            lag_ms: None,
+            quota_ms: None,
+        }
+    }
+
+    fn refused() -> Result<(), StoreError> {
+        Err(StoreError::Invalid("refused".into()))
+    }
+
+    fn write_of(match_id: &str) -> Write {
+        Write::SetClockAnchor {
+            match_id: match_id.into(),
+            anchor_ms: 0,
+        }
+    }
+
+    /// The messages after a refused write are replaced by closing their recipients (each
+    /// once); those before it and the closes stay.
+    #[test]
+    fn messages_after_a_refused_write_become_closes() {
+        let mut effects = vec![
+            Effect::Send(vec![1], pong()),
+            Effect::Send(vec![2, 3], pong()),
+            Effect::Close(4),
+            Effect::Send(vec![3, 1], pong()),
+        ];
+        withhold(&mut effects, 1);
+        assert!(matches!(&effects[0], Effect::Send(to, _) if to == &[1]));
+        let closed: Vec<ConnId> = effects[1..]
+            .iter()
+            .map(|e| match e {
+                Effect::Close(c) => *c,
+                other => panic!("a message was not withheld: {other:?}"),
+            })
+            .collect();
+        assert_eq!(closed, [1, 2, 3, 4]);
+    }
+
+    /// What waited for a batch is told whether its own match's writes before it were stored:
+    /// a refusal of another match, or after it, does not count.
+    #[test]
+    fn an_answer_is_stored_when_its_matches_writes_before_it_are() {
+        let mut commit = Commit::default();
+        commit.effects.push(Effect::Store(write_of("a")));
+        commit.then(Some("a".into()), |_| {});
+        commit.effects.push(Effect::Store(write_of("b")));
+        commit.then(Some("a".into()), |_| {});
+        commit.then(Some("b".into()), |_| {});
+        commit.then(None, |_| {});
+        commit.written = vec![(0, 0), (1, 0)];
+        let writes = [write_of("a"), write_of("b")];
+        let results = [Ok(()), refused()];
+        let told: Vec<bool> = commit
+            .after
+            .iter()
+            .map(|(count, id, _)| commit.all_stored(*count, id.as_deref(), &writes, &results))
+            .collect();
+        assert_eq!(told, [true, true, false, false]);
+        assert_eq!(commit.first_refused(&results), Some(0));
+        assert_eq!(commit.first_refused(&[Ok(()), Ok(())]), None);
     }
 }

@@ -21,7 +21,7 @@ pub(crate) use lobby::{lobby_feed, Lobby, PlayError};
 pub(crate) use outbox::{outbox, outbox_to, OutReceiver, OutSender};
 pub(crate) use shards::{ask, Shards};
 pub(crate) use thread::spawn_on_own_thread;
-pub(crate) use writer::{Pending, Writer};
+pub(crate) use writer::{Pending, Stored, Writer};
 
 use std::time::Duration;
 
@@ -203,6 +203,7 @@ pub(crate) async fn hub_task(
     };
     tokio::spawn(committer(commit_rx, writer.clone(), finished, rater));
     let mut batch = Vec::with_capacity(BATCH);
+    let mut reloads = Vec::new();
     loop {
         // Wake for the next flag fall (its deadline includes the grace for lag).
         let wake = hub.next_deadline().map(|t| t + Duration::from_millis(1));
@@ -268,7 +269,7 @@ pub(crate) async fn hub_task(
                             // The match exists once it is stored: answer after the stores
                             // (not stored: the reply is dropped, and the asker is told the
                             // server is unavailable).
-                            commit.then(move |stored| {
+                            commit.then(Some(id.clone()), move |stored| {
                                 if stored {
                                     let _ = reply.send(Ok(id));
                                 }
@@ -310,11 +311,9 @@ pub(crate) async fn hub_task(
                     bots.forget(&id);
                     commit.effects.extend(hub.drop_match(&id));
                 }
-                Command::Reload { match_id, refused } => {
-                    bots.forget(&match_id);
-                    let loaded = load.reload(&mut hub, &match_id, &refused, now).await;
-                    commit.effects.extend(loaded);
-                }
+                // Once this batch is handed over (below): its own writes of the match, held,
+                // must reach the writer before the match is released.
+                Command::Reload { match_id, refused } => reloads.push((match_id, refused)),
                 Command::Stop { reply } => {
                     stop = Some(reply);
                     break;
@@ -330,7 +329,7 @@ pub(crate) async fn hub_task(
                 } => match hub.place(&id, &name, account.as_ref(), now) {
                     Ok((seat, token, fx)) => {
                         commit.effects.extend(fx);
-                        commit.then(move |stored| {
+                        commit.then(Some(id), move |stored| {
                             // Not stored: the seat is not taken (the match is reloaded).
                             let _ = reply.send(match stored {
                                 true => Ok((seat, token)),
@@ -352,6 +351,7 @@ pub(crate) async fn hub_task(
                     match created {
                         Ok((id, fx)) => {
                             commit.effects.extend(fx);
+                            let created = id.clone();
                             let answer = match hub.place(&id, &name, account.as_ref(), now) {
                                 Ok((seat, token, fx)) => {
                                     commit.effects.extend(fx);
@@ -359,7 +359,7 @@ pub(crate) async fn hub_task(
                                 }
                                 Err(e) => Err(e.to_string()),
                             };
-                            commit.then(move |stored| {
+                            commit.then(Some(created), move |stored| {
                                 // Not stored: the reply is dropped (the server is unavailable).
                                 if stored {
                                     let _ = reply.send(answer);
@@ -377,7 +377,7 @@ pub(crate) async fn hub_task(
                     }
                     // Not in memory: the caller reads the archive, once what the hub handed
                     // the committer (the end of that match, say) is stored.
-                    None => commit.then(move |_| {
+                    None => commit.then(None, move |_| {
                         let _ = reply.send(None);
                     }),
                 },
@@ -408,7 +408,7 @@ pub(crate) async fn hub_task(
                     // Its end stored, a match needs no owner any more.
                     if let (Some(id), Some(cluster)) = (ended, cluster) {
                         let cluster = cluster.clone();
-                        commit.then(move |stored| {
+                        commit.then(Some(id.clone()), move |stored| {
                             if stored {
                                 cluster.release_later(id);
                             }
@@ -425,6 +425,17 @@ pub(crate) async fn hub_task(
         }
         if commit_tx.send(commit).await.is_err() {
             return;
+        }
+        if !reloads.is_empty() {
+            let mut again = Commit::default();
+            for (id, refused) in reloads.drain(..) {
+                bots.forget(&id);
+                let fx = load.reload(&mut hub, &id, &refused, now).await;
+                again.effects.extend(fx);
+            }
+            if commit_tx.send(again).await.is_err() {
+                return;
+            }
         }
         if let Some(reply) = stop {
             stored(&commit_tx).await;

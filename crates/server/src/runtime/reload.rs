@@ -40,6 +40,10 @@ impl Loader<'_> {
             }
             Ok(None) => {
                 tracing::warn!(match_id = %id, "a refused write: the match is not stored");
+                // Its creation was refused: nobody owns it.
+                if let Some(cluster) = self.cluster {
+                    cluster.release_later(id.to_owned());
+                }
             }
             Err(e) => {
                 tracing::error!(match_id = %id, "a refused write, and the match cannot be read: {e}");

@@ -168,6 +168,9 @@ async fn store_until_reached(store: &Store, writes: Vec<Write>, held: &Held) -> 
     let mut results = store_unheld(store, &writes, held).await;
     let mut wait = Duration::from_millis(50);
     loop {
+        // Held before anything is tried again: a write of the match after the refused one,
+        // not tried for a passing failure in between, must not be stored on the retry.
+        hold_refused(held, &writes, &results);
         let again: Vec<usize> = results
             .iter()
             .enumerate()
@@ -175,13 +178,6 @@ async fn store_until_reached(store: &Store, writes: Vec<Write>, held: &Held) -> 
             .map(|(i, _)| i)
             .collect();
         let Some(first) = again.first() else {
-            held.with(|held| {
-                for (write, result) in writes.iter().zip(&results) {
-                    if result.as_ref().is_err_and(StoreError::is_refusal) {
-                        held.insert(write.match_id().to_owned());
-                    }
-                }
-            });
             return (writes, results);
         };
         if let Err(e) = &results[*first] {
@@ -199,6 +195,24 @@ async fn store_until_reached(store: &Store, writes: Vec<Write>, held: &Held) -> 
             results[i] = result;
         }
     }
+}
+
+/// Holds the matches of the refused writes.
+fn hold_refused(held: &Held, writes: &[Write], results: &[Result<(), StoreError>]) {
+    let refused = |r: &Result<(), StoreError>| {
+        r.as_ref()
+            .is_err_and(|e| e.is_refusal() && !matches!(e, StoreError::Held(_)))
+    };
+    if !results.iter().any(refused) {
+        return;
+    }
+    held.with(|held| {
+        for (write, result) in writes.iter().zip(results) {
+            if refused(result) {
+                held.insert(write.match_id().to_owned());
+            }
+        }
+    });
 }
 
 /// [`Store::apply_batch`] for the writes whose match is not held; the others are
