@@ -142,11 +142,22 @@ impl StoreError {
                     .parse::<i32>()
                     .is_ok_and(|c| matches!(c & 0xff, 5 | 6 | 10 | 13 | 14));
                 // PostgreSQL's SQLSTATE classes: 08 connection exception, 53 insufficient
-                // resources, 57P01-57P03 shut down or cannot connect now, 40001 serialisation
-                // failure, 40P01 deadlock.
+                // resources, 57P01-57P03 shut down or cannot connect now, 57014 a statement
+                // timed out, 55P03 a lock not available, 25006 a read-only transaction (a
+                // standby, during a failover), 40001 serialisation failure, 40P01 deadlock.
                 let postgres = code.starts_with("08")
                     || code.starts_with("53")
-                    || matches!(code, "57P01" | "57P02" | "57P03" | "40001" | "40P01");
+                    || matches!(
+                        code,
+                        "57P01"
+                            | "57P02"
+                            | "57P03"
+                            | "57014"
+                            | "55P03"
+                            | "25006"
+                            | "40001"
+                            | "40P01"
+                    );
                 sqlite || postgres
             }
             _ => false,
