@@ -27,6 +27,21 @@ impl TestServer {
     }
 }
 
+impl TestServer {
+    /// A connection of its own to the server's SQLite file (to lock it, add a trigger, read).
+    #[allow(dead_code, reason = "shared support: not every test binary uses it")]
+    pub async fn database(&self) -> sqlx::SqliteConnection {
+        use sqlx::Connection as _;
+        let url = format!(
+            "sqlite://{}",
+            self._dir.path().join("bughouse.db").display()
+        );
+        sqlx::SqliteConnection::connect(&url)
+            .await
+            .expect("a connection to the server's database")
+    }
+}
+
 impl Drop for TestServer {
     fn drop(&mut self) {
         if let Some(server) = self.server.take() {

@@ -220,21 +220,13 @@ async fn actions_are_acknowledged_once_and_talk_is_kept_over_websockets() {
 /// and it is in the record. (It used to go out, unstored, when the write failed.)
 #[tokio::test]
 async fn a_move_the_database_cannot_take_yet_is_held_until_it_is_stored() {
-    use sqlx::Connection as _;
-
     let server = TestServer::start().await;
     let addr = server.addr;
     let id = create_match(addr, "fide", "5+0").await;
     let mut clients = seat_four(addr, &id).await;
     play(&mut clients, 0, "e2e4").await;
 
-    let url = format!(
-        "sqlite://{}",
-        server._dir.path().join("bughouse.db").display()
-    );
-    let mut lock = sqlx::SqliteConnection::connect(&url)
-        .await
-        .expect("a connection");
+    let mut lock = server.database().await;
     sqlx::query("BEGIN EXCLUSIVE")
         .execute(&mut lock)
         .await
@@ -255,7 +247,7 @@ async fn a_move_the_database_cannot_take_yet_is_held_until_it_is_stored() {
         .execute(&mut lock)
         .await
         .expect("the lock released");
-    lock.close().await.expect("closed");
+    sqlx::Connection::close(lock).await.expect("closed");
 
     // Tried again, stored, sent.
     for c in clients.iter_mut() {
@@ -267,9 +259,7 @@ async fn a_move_the_database_cannot_take_yet_is_held_until_it_is_stored() {
             .await;
         assert_eq!(mv, "e7e5");
     }
-    let mut read = sqlx::SqliteConnection::connect(&url)
-        .await
-        .expect("a connection");
+    let mut read = server.database().await;
     let stored: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE match_id = ?")
         .bind(&id)
         .fetch_one(&mut read)
@@ -283,21 +273,13 @@ async fn a_move_the_database_cannot_take_yet_is_held_until_it_is_stored() {
 /// stored, without it. Sent again, it is answered `not_stored`; play goes on, on both boards.
 #[tokio::test]
 async fn a_move_the_database_refuses_is_never_acknowledged_and_play_goes_on() {
-    use sqlx::Connection as _;
-
     let server = TestServer::start().await;
     let addr = server.addr;
     let id = create_match(addr, "fide", "5+0").await;
     let (mut clients, tokens) = seat_four_with_tokens(addr, &id).await;
     play(&mut clients, 0, "e2e4").await;
 
-    let url = format!(
-        "sqlite://{}",
-        server._dir.path().join("bughouse.db").display()
-    );
-    let mut db = sqlx::SqliteConnection::connect(&url)
-        .await
-        .expect("a connection");
+    let mut db = server.database().await;
     sqlx::query(
         "CREATE TRIGGER refuse_e5 BEFORE INSERT ON moves WHEN NEW.uci = 'e7e5' \
          BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
