@@ -30,6 +30,25 @@ impl Hub {
         fx
     }
 
+    /// The connections watching a match in memory (none if it is not in memory).
+    pub fn watchers_of(&self, match_id: &str) -> &[ConnId] {
+        self.matches
+            .get(match_id)
+            .map_or(&[][..], |m| m.watchers.as_slice())
+    }
+
+    /// Forgets the rematch `rematch_id` wherever it was offered: the store refused its
+    /// creation, so there is no such match to send players to.
+    pub fn forget_rematch(&mut self, rematch_id: &str) {
+        for m in self.matches.values_mut() {
+            for slot in &mut m.rematch {
+                if slot.as_deref() == Some(rematch_id) {
+                    *slot = None;
+                }
+            }
+        }
+    }
+
     /// The match time of a match in memory at server time `now`.
     pub fn match_time_of(&self, match_id: &str, now: Duration) -> Option<Duration> {
         Some(self.matches.get(match_id)?.match_time(now))

@@ -4,8 +4,9 @@
 //!
 //! A write the database refuses for good (not a passing failure, which is tried again until it
 //! is stored, nor a duplicate of a stored row) is never acknowledged: the batch's messages after
-//! it are withheld and their recipients' connections closed (their clients reconnect and read
-//! the state anew), and what waited for it is told it was not stored. The match's later writes
+//! it to the watchers of its match are withheld and their connections closed (their clients
+//! reconnect and read the state anew), and what waited for it is told it was not stored. The
+//! batch's other matches, whose writes were stored, are not disturbed. The match's later writes
 //! are held (see `writer.rs`), and its shard reloads it from the store: the hub forgets what
 //! was not stored and answers the refused actions, when they are sent again, with
 //! `not_stored`.
@@ -14,6 +15,7 @@ use axum::extract::ws::Utf8Bytes;
 use std::collections::HashMap;
 use tokio::sync::{mpsc, oneshot};
 
+use bughouse_protocol::ServerMessage;
 use bughouse_store::StoreError;
 
 use crate::hub::{encode, ConnId, Effect, Input, RateRequest, Write};
@@ -35,6 +37,10 @@ pub(crate) struct Commit {
     /// Filled by the committer: each write of the batch, its place among the transaction's
     /// writes and the number of the batch's other effects before it.
     written: Vec<(usize, usize)>,
+    /// The connections watching the match of each write (by the write's number among the
+    /// batch's writes) when the batch was handed over ([`Commit::note_watchers`]): the ones
+    /// whose messages are withheld when their match's write is refused.
+    watching: Vec<(usize, ConnId)>,
 }
 
 /// What runs once a batch is stored: told whether every write before it (of its match) was
@@ -51,6 +57,52 @@ impl Commit {
             .filter(|e| matches!(e, Effect::Store(_)))
             .count();
         self.after.push((writes, match_id, Box::new(f)));
+    }
+
+    /// Notes who watches the match of each of the batch's writes, from the hub that made them.
+    pub(crate) fn note_watchers(&mut self, hub: &crate::hub::Hub) {
+        let writes = self.effects.iter().filter_map(|e| match e {
+            Effect::Store(write) => Some(write),
+            _ => None,
+        });
+        for (n, write) in writes.enumerate() {
+            let watchers = hub.watchers_of(write.match_id());
+            self.watching.extend(watchers.iter().map(|&conn| (n, conn)));
+        }
+    }
+
+    /// The matches the store refused a write of in this batch, and the connections watching
+    /// them (sorted, each once).
+    fn refused_matches(
+        &self,
+        writes: &[Write],
+        results: &[Result<(), StoreError>],
+    ) -> (Vec<String>, Vec<ConnId>) {
+        let mut matches: Vec<String> = Vec::new();
+        for (i, _) in &self.written {
+            let refused = results
+                .get(*i)
+                .is_some_and(|r| r.as_ref().is_err_and(StoreError::is_refusal));
+            if let (true, Some(write)) = (refused, writes.get(*i)) {
+                if !matches.iter().any(|m| m == write.match_id()) {
+                    matches.push(write.match_id().to_owned());
+                }
+            }
+        }
+        let mut conns: Vec<ConnId> = self
+            .watching
+            .iter()
+            .filter(|(n, _)| {
+                self.written
+                    .get(*n)
+                    .and_then(|(i, _)| writes.get(*i))
+                    .is_some_and(|w| matches.iter().any(|m| m == w.match_id()))
+            })
+            .map(|(_, conn)| *conn)
+            .collect();
+        conns.sort_unstable();
+        conns.dedup();
+        (matches, conns)
     }
 
     /// Whether the batch's first `count` writes of `match_id` (of any match if `None`) were
@@ -310,7 +362,8 @@ pub(crate) async fn sender(
         for mut commit in commits {
             let refused = commit.first_refused(&results);
             if let Some(at) = refused {
-                withhold(&mut commit.effects, at);
+                let (matches, watchers) = commit.refused_matches(&writes, &results);
+                withhold(&mut commit.effects, at, &matches, &watchers);
             }
             for (conn, tx) in commit.conns.drain(..) {
                 match tx {
@@ -332,14 +385,29 @@ pub(crate) async fn sender(
     }
 }
 
-/// Replaces the messages from the effect `at` on (they tell of what was not stored) by closing
-/// their recipients' connections: their clients reconnect and read the state as stored.
-fn withhold(effects: &mut Vec<Effect>, at: usize) {
+/// Withholds the messages from the effect `at` on that tell of what was not stored: those to
+/// the connections watching a match a write of which was refused (`watchers`, sorted), and the
+/// offers of a rematch whose creation was refused (one of `matches`). Their recipients'
+/// connections are closed instead, after the rest: their clients reconnect and read the state
+/// as stored. The other matches' messages of the batch go out as they are (their writes are
+/// stored: [`Commit::all_stored`]).
+fn withhold(effects: &mut Vec<Effect>, at: usize, matches: &[String], watchers: &[ConnId]) {
     let mut closed: Vec<ConnId> = Vec::new();
     for effect in effects.drain(at.min(effects.len())..).collect::<Vec<_>>() {
         match effect {
-            Effect::Send(to, _) => closed.extend(to),
-            Effect::Close(conn) => closed.push(conn),
+            Effect::Send(to, msg) => {
+                let refused_rematch = matches!(
+                    &msg,
+                    ServerMessage::Rematch { match_id } if matches.contains(match_id)
+                );
+                let (shut, open): (Vec<ConnId>, Vec<ConnId>) = to
+                    .into_iter()
+                    .partition(|c| refused_rematch || watchers.binary_search(c).is_ok());
+                closed.extend(shut);
+                if !open.is_empty() {
+                    effects.push(Effect::Send(open, msg));
+                }
+            }
             other => effects.push(other),
         }
     }
@@ -392,7 +460,6 @@ pub(crate) fn send(effects: Vec<Effect>, senders: &HashMap<ConnId, OutSender>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bughouse_protocol::ServerMessage;
 
     fn pong() -> ServerMessage {
         ServerMessage::Pong {
@@ -414,26 +481,67 @@ mod tests {
         }
     }
 
-    /// The messages after a refused write are replaced by closing their recipients (each
-    /// once); those before it and the closes stay.
+    /// The messages after a refused write to the watchers of its match are replaced by
+    /// closing their connections (each once, after the rest); those before it, the closes and
+    /// the messages to other matches' watchers stay, and a message to both keeps the others.
     #[test]
-    fn messages_after_a_refused_write_become_closes() {
+    fn messages_after_a_refused_write_to_its_matchs_watchers_become_closes() {
         let mut effects = vec![
             Effect::Send(vec![1], pong()),
             Effect::Send(vec![2, 3], pong()),
             Effect::Close(4),
             Effect::Send(vec![3, 1], pong()),
+            Effect::Send(vec![5, 6], pong()),
+            Effect::Send(vec![2, 5], pong()),
         ];
-        withhold(&mut effects, 1);
+        withhold(&mut effects, 1, &["a".into()], &[1, 2, 3]);
         assert!(matches!(&effects[0], Effect::Send(to, _) if to == &[1]));
-        let closed: Vec<ConnId> = effects[1..]
+        assert!(matches!(&effects[1], Effect::Close(4)));
+        assert!(matches!(&effects[2], Effect::Send(to, _) if to == &[5, 6]));
+        assert!(matches!(&effects[3], Effect::Send(to, _) if to == &[5]));
+        let closed: Vec<ConnId> = effects[4..]
             .iter()
             .map(|e| match e {
                 Effect::Close(c) => *c,
                 other => panic!("a message was not withheld: {other:?}"),
             })
             .collect();
-        assert_eq!(closed, [1, 2, 3, 4]);
+        assert_eq!(closed, [1, 2, 3]);
+    }
+
+    /// The offer of a rematch whose creation was refused is withheld from everyone it was
+    /// for (the old match's watchers, who watch no refused match).
+    #[test]
+    fn a_refused_rematch_is_not_offered() {
+        let rematch = |id: &str| ServerMessage::Rematch {
+            match_id: id.into(),
+        };
+        let mut effects = vec![
+            Effect::Send(vec![7, 8], rematch("new")),
+            Effect::Send(vec![9], rematch("other")),
+        ];
+        withhold(&mut effects, 0, &["new".into()], &[]);
+        assert!(matches!(&effects[0], Effect::Send(to, _) if to == &[9]));
+        assert!(matches!(
+            &effects[1..],
+            [Effect::Close(7), Effect::Close(8)]
+        ));
+    }
+
+    /// The watchers noted for each write are those of the refused writes' matches only.
+    #[test]
+    fn the_watchers_of_the_refused_matches_are_found_by_their_writes() {
+        let commit = Commit {
+            written: vec![(0, 0), (1, 0), (2, 1)],
+            watching: vec![(0, 10), (0, 11), (1, 20), (2, 11), (2, 12)],
+            ..Commit::default()
+        };
+        let writes = [write_of("a"), write_of("b"), write_of("a")];
+        let (matches, conns) = commit.refused_matches(&writes, &[Ok(()), Ok(()), refused()]);
+        assert_eq!(matches, ["a"]);
+        assert_eq!(conns, [10, 11, 12]);
+        let (matches, conns) = commit.refused_matches(&writes, &[Ok(()), Ok(()), Ok(())]);
+        assert!(matches.is_empty() && conns.is_empty());
     }
 
     /// What waited for a batch is told whether its own match's writes before it were stored:

@@ -203,7 +203,6 @@ pub(crate) async fn hub_task(
     };
     tokio::spawn(committer(commit_rx, writer.clone(), finished, rater));
     let mut batch = Vec::with_capacity(BATCH);
-    let mut reloads = Vec::new();
     loop {
         // Wake for the next flag fall (its deadline includes the grace for lag).
         let wake = hub.next_deadline().map(|t| t + Duration::from_millis(1));
@@ -311,9 +310,21 @@ pub(crate) async fn hub_task(
                     bots.forget(&id);
                     commit.effects.extend(hub.drop_match(&id));
                 }
-                // Once this batch is handed over (below): its own writes of the match, held,
-                // must reach the writer before the match is released.
-                Command::Reload { match_id, refused } => reloads.push((match_id, refused)),
+                // What the batch made so far is handed over first: its writes of the match,
+                // held, must reach the writer before the match is released. The commands after
+                // this one (a `hello` of a client that reconnected) find the match reloaded.
+                Command::Reload { match_id, refused } => {
+                    let before = std::mem::take(&mut commit);
+                    if !hand_over(&hub, before, &bots, cluster, &commit_tx).await {
+                        return;
+                    }
+                    bots.forget(&match_id);
+                    let mut again = Commit::default();
+                    again.effects = load.reload(&mut hub, &match_id, &refused, now).await;
+                    if !hand_over(&hub, again, &bots, cluster, &commit_tx).await {
+                        return;
+                    }
+                }
                 Command::Stop { reply } => {
                     stop = Some(reply);
                     break;
@@ -387,55 +398,8 @@ pub(crate) async fn hub_task(
         if stop.is_none() {
             commit.effects.extend(hub.apply(Input::Tick, now));
         }
-        // Bot turns go to the bot runner; a finished match's bots are freed.
-        let mut created = Vec::new();
-        for effect in std::mem::take(&mut commit.effects) {
-            match effect {
-                Effect::BotTurn(turn) => bots.turn(turn),
-                other => {
-                    let mut ended = None;
-                    match &other {
-                        Effect::Store(Write::FinishMatch { match_id, .. }) => {
-                            bots.forget(match_id);
-                            ended = Some(match_id.clone());
-                        }
-                        Effect::Store(Write::CreateMatch(new)) if cluster.is_some() => {
-                            created.push(new.id.clone());
-                        }
-                        _ => {}
-                    }
-                    commit.effects.push(other);
-                    // Its end stored, a match needs no owner any more.
-                    if let (Some(id), Some(cluster)) = (ended, cluster) {
-                        let cluster = cluster.clone();
-                        commit.then(Some(id.clone()), move |stored| {
-                            if stored {
-                                cluster.release_later(id);
-                            }
-                        });
-                    }
-                }
-            }
-        }
-        // A match created here is owned here (its lease taken before anyone hears of it).
-        if let Some(cluster) = cluster {
-            for id in created {
-                cluster.claim_new(&id).await;
-            }
-        }
-        if commit_tx.send(commit).await.is_err() {
+        if !hand_over(&hub, commit, &bots, cluster, &commit_tx).await {
             return;
-        }
-        if !reloads.is_empty() {
-            let mut again = Commit::default();
-            for (id, refused) in reloads.drain(..) {
-                bots.forget(&id);
-                let fx = load.reload(&mut hub, &id, &refused, now).await;
-                again.effects.extend(fx);
-            }
-            if commit_tx.send(again).await.is_err() {
-                return;
-            }
         }
         if let Some(reply) = stop {
             stored(&commit_tx).await;
@@ -444,6 +408,56 @@ pub(crate) async fn hub_task(
         }
         hub.evict_finished();
     }
+}
+
+/// Hands a batch's commit to the committer: bot turns go to the bot runner, a finished
+/// match's bots are freed (and, stored, its lease), a match created here is claimed before
+/// anyone hears of it, and the watchers of each write's match are noted. False when the
+/// committer is gone.
+async fn hand_over(
+    hub: &Hub,
+    mut commit: Commit,
+    bots: &BotRunner,
+    cluster: Option<&Cluster>,
+    commit_tx: &mpsc::Sender<Commit>,
+) -> bool {
+    let mut created = Vec::new();
+    for effect in std::mem::take(&mut commit.effects) {
+        match effect {
+            Effect::BotTurn(turn) => bots.turn(turn),
+            other => {
+                let mut ended = None;
+                match &other {
+                    Effect::Store(Write::FinishMatch { match_id, .. }) => {
+                        bots.forget(match_id);
+                        ended = Some(match_id.clone());
+                    }
+                    Effect::Store(Write::CreateMatch(new)) if cluster.is_some() => {
+                        created.push(new.id.clone());
+                    }
+                    _ => {}
+                }
+                commit.effects.push(other);
+                // Its end stored, a match needs no owner any more.
+                if let (Some(id), Some(cluster)) = (ended, cluster) {
+                    let cluster = cluster.clone();
+                    commit.then(Some(id.clone()), move |stored| {
+                        if stored {
+                            cluster.release_later(id);
+                        }
+                    });
+                }
+            }
+        }
+    }
+    // A match created here is owned here (its lease taken before anyone hears of it).
+    if let Some(cluster) = cluster {
+        for id in created {
+            cluster.claim_new(&id).await;
+        }
+    }
+    commit.note_watchers(hub);
+    commit_tx.send(commit).await.is_ok()
 }
 
 /// What loading a match needs: the store, the committer (to wait for what it holds), the

@@ -40,6 +40,8 @@ impl Loader<'_> {
             }
             Ok(None) => {
                 tracing::warn!(match_id = %id, "a refused write: the match is not stored");
+                // A rematch whose creation was refused is offered no longer.
+                hub.forget_rematch(id);
                 // Its creation was refused: nobody owns it.
                 if let Some(cluster) = self.cluster {
                     cluster.release_later(id.to_owned());

@@ -333,3 +333,121 @@ async fn a_move_the_database_refuses_is_never_acknowledged_and_play_goes_on() {
             .expect("the moves read");
     assert_eq!(stored, ["e2e4", "c7c5", "d2d4"]);
 }
+
+/// A write the database refuses touches its own match only: the players of a match whose move
+/// goes to the store with it (on the same shard, most often in the same batch) get their move
+/// and play on, never disconnected, while the refused match's players are closed and find it
+/// as stored when they come back.
+#[tokio::test]
+async fn a_refused_write_leaves_the_other_matches_players_connected() {
+    let server = TestServer::start().await;
+    let addr = server.addr;
+    let a = create_match(addr, "fide", "5+0").await;
+    // Matches go to the shards in turn: with one or two shards, `b` shares `a`'s.
+    create_match(addr, "fide", "5+0").await;
+    let b = create_match(addr, "fide", "5+0").await;
+    let mut in_a = seat_four(addr, &a).await;
+    let mut in_b = seat_four(addr, &b).await;
+    play(&mut in_a, 0, "e2e4").await;
+    play(&mut in_b, 0, "e2e4").await;
+
+    let mut db = server.database().await;
+    sqlx::query(
+        "CREATE TRIGGER refuse_e5 BEFORE INSERT ON moves WHEN NEW.uci = 'e7e5' \
+         BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+    )
+    .execute(&mut db)
+    .await
+    .expect("the trigger created");
+    // The refused move in `a` and a move in `b`, sent together.
+    in_a[1]
+        .send(&ClientMessage::Move { uci: "e7e5".into() })
+        .await;
+    play(&mut in_b, 1, "c7c5").await;
+    for c in in_a.iter_mut() {
+        for m in c.until_closed().await {
+            assert!(
+                !matches!(m, ServerMessage::Moved { .. } | ServerMessage::Ack { .. }),
+                "{}: a refused move was acknowledged: {m:?}",
+                c.name
+            );
+        }
+    }
+    // `b` goes on on both boards (`play` panics on a closed connection).
+    play(&mut in_b, 2, "d2d4").await;
+    play(&mut in_b, 0, "g1f3").await;
+    let moves_of = |id: &str| {
+        sqlx::query_scalar::<_, String>("SELECT uci FROM moves WHERE match_id = ? ORDER BY ply")
+            .bind(id.to_owned())
+    };
+    let stored = moves_of(&b).fetch_all(&mut db).await.expect("read");
+    assert_eq!(stored, ["e2e4", "c7c5", "d2d4", "g1f3"]);
+    let stored = moves_of(&a).fetch_all(&mut db).await.expect("read");
+    assert_eq!(stored, ["e2e4"]);
+    let mut back = Client::connect(addr, "watcher").await;
+    back.send(&ClientMessage::Hello {
+        match_id: a.clone(),
+        token: None,
+    })
+    .await;
+    let (state, _) = back.state().await;
+    let moves: Vec<&str> = state.moves.iter().map(|m| m.uci.as_str()).collect();
+    assert_eq!(moves, ["e2e4"], "the refused match as stored");
+}
+
+/// A rematch whose creation the database refuses is not offered: its announcement is withheld
+/// (the old match's watchers are closed and reconnect), and asked for again it is made anew,
+/// a match that exists, not the refused one.
+#[tokio::test]
+async fn a_rematch_the_database_refuses_is_not_offered() {
+    let server = TestServer::start().await;
+    let addr = server.addr;
+    let id = create_match(addr, "fide", "5+0").await;
+    let (mut clients, tokens) = seat_four_with_tokens(addr, &id).await;
+    clients[0].send(&ClientMessage::Resign).await;
+    for c in clients.iter_mut() {
+        c.until(|m| matches!(m, ServerMessage::Ended { .. }).then_some(()))
+            .await;
+    }
+    let mut db = server.database().await;
+    sqlx::query(
+        "CREATE TRIGGER refuse_rematch BEFORE INSERT ON matches WHEN NEW.rematch_of IS NOT NULL \
+         BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+    )
+    .execute(&mut db)
+    .await
+    .expect("the trigger created");
+    clients[0]
+        .send(&ClientMessage::Rematch { swap: false })
+        .await;
+    for c in clients.iter_mut() {
+        for m in c.until_closed().await {
+            assert!(
+                !matches!(m, ServerMessage::Rematch { .. }),
+                "{}: a refused rematch was offered: {m:?}",
+                c.name
+            );
+        }
+    }
+    sqlx::query("DROP TRIGGER refuse_rematch")
+        .execute(&mut db)
+        .await
+        .expect("the trigger dropped");
+    let (mut c, state) = Client::rejoin(addr, &id, &tokens[0], SEATS[0]).await;
+    assert_eq!(state.status, "finished");
+    c.send(&ClientMessage::Rematch { swap: false }).await;
+    let rematch = c
+        .until(|m| match m {
+            ServerMessage::Rematch { match_id } => Some(match_id.clone()),
+            _ => None,
+        })
+        .await;
+    let stored: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM matches WHERE id = ?")
+        .bind(&rematch)
+        .fetch_one(&mut db)
+        .await
+        .expect("read");
+    assert_eq!(stored, 1, "the rematch offered is stored");
+    let (_, state) = Client::rejoin(addr, &rematch, &tokens[0], "rematch").await;
+    assert_eq!(state.match_id, rematch);
+}
