@@ -203,6 +203,7 @@ pub(crate) async fn hub_task(
     };
     tokio::spawn(committer(commit_rx, writer.clone(), finished, rater));
     let mut batch = Vec::with_capacity(BATCH);
+    let mut reloaded = reload::Reloads::default();
     loop {
         // Wake for the next flag fall (its deadline includes the grace for lag).
         let wake = hub.next_deadline().map(|t| t + Duration::from_millis(1));
@@ -320,7 +321,10 @@ pub(crate) async fn hub_task(
                     }
                     bots.forget(&match_id);
                     let mut again = Commit::default();
-                    again.effects = load.reload(&mut hub, &match_id, &refused, now).await;
+                    let restore = reloaded.restore_now(&match_id, now);
+                    again.effects = load
+                        .reload(&mut hub, &match_id, &refused, now, restore)
+                        .await;
                     if !hand_over(&hub, again, &bots, cluster, &commit_tx).await {
                         return;
                     }
