@@ -280,28 +280,14 @@ async fn a_move_the_database_refuses_is_never_acknowledged_and_play_goes_on() {
     play(&mut clients, 0, "e2e4").await;
 
     let mut db = server.database().await;
-    sqlx::query(
-        "CREATE TRIGGER refuse_e5 BEFORE INSERT ON moves WHEN NEW.uci = 'e7e5' \
-         BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
-    )
-    .execute(&mut db)
-    .await
-    .expect("the trigger created");
+    refuse(&mut db, "INSERT ON moves WHEN NEW.uci = 'e7e5'").await;
     let e5 = serde_json::to_string(&bughouse_protocol::ClientFrame {
         id: Some(7),
         msg: ClientMessage::Move { uci: "e7e5".into() },
     })
     .expect("serializable");
     clients[1].send_raw(&e5).await;
-    for c in clients.iter_mut() {
-        for m in c.until_closed().await {
-            assert!(
-                !matches!(m, ServerMessage::Moved { .. } | ServerMessage::Ack { .. }),
-                "{}: a refused move was acknowledged: {m:?}",
-                c.name
-            );
-        }
-    }
+    closed_unacknowledged(&mut clients).await;
 
     let mut clients = Vec::new();
     for (seat, token) in SEATS.iter().zip(&tokens) {
@@ -334,6 +320,30 @@ async fn a_move_the_database_refuses_is_never_acknowledged_and_play_goes_on() {
     assert_eq!(stored, ["e2e4", "c7c5", "d2d4"]);
 }
 
+/// Has the server's database refuse, for good, the statements `what` names (e.g. `INSERT ON
+/// moves WHEN NEW.uci = 'e7e5'`), through a trigger named `refuse`.
+async fn refuse(db: &mut sqlx::SqliteConnection, what: &str) {
+    sqlx::query(&format!(
+        "CREATE TRIGGER refuse BEFORE {what} BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+    ))
+    .execute(db)
+    .await
+    .expect("the trigger created");
+}
+
+/// Each client's connection is closed, and no `moved` or `ack` came before the close.
+async fn closed_unacknowledged(clients: &mut [Client]) {
+    for c in clients.iter_mut() {
+        for m in c.until_closed().await {
+            assert!(
+                !matches!(m, ServerMessage::Moved { .. } | ServerMessage::Ack { .. }),
+                "{}: a refused move was acknowledged: {m:?}",
+                c.name
+            );
+        }
+    }
+}
+
 /// A write the database refuses touches its own match only: the players of a match whose move
 /// goes to the store with it (on the same shard, most often in the same batch) get their move
 /// and play on, never disconnected, while the refused match's players are closed and find it
@@ -352,27 +362,13 @@ async fn a_refused_write_leaves_the_other_matches_players_connected() {
     play(&mut in_b, 0, "e2e4").await;
 
     let mut db = server.database().await;
-    sqlx::query(
-        "CREATE TRIGGER refuse_e5 BEFORE INSERT ON moves WHEN NEW.uci = 'e7e5' \
-         BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
-    )
-    .execute(&mut db)
-    .await
-    .expect("the trigger created");
+    refuse(&mut db, "INSERT ON moves WHEN NEW.uci = 'e7e5'").await;
     // The refused move in `a` and a move in `b`, sent together.
     in_a[1]
         .send(&ClientMessage::Move { uci: "e7e5".into() })
         .await;
     play(&mut in_b, 1, "c7c5").await;
-    for c in in_a.iter_mut() {
-        for m in c.until_closed().await {
-            assert!(
-                !matches!(m, ServerMessage::Moved { .. } | ServerMessage::Ack { .. }),
-                "{}: a refused move was acknowledged: {m:?}",
-                c.name
-            );
-        }
-    }
+    closed_unacknowledged(&mut in_a).await;
     // `b` goes on on both boards (`play` panics on a closed connection).
     play(&mut in_b, 2, "d2d4").await;
     play(&mut in_b, 0, "g1f3").await;
@@ -410,13 +406,7 @@ async fn a_rematch_the_database_refuses_is_not_offered() {
             .await;
     }
     let mut db = server.database().await;
-    sqlx::query(
-        "CREATE TRIGGER refuse_rematch BEFORE INSERT ON matches WHEN NEW.rematch_of IS NOT NULL \
-         BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
-    )
-    .execute(&mut db)
-    .await
-    .expect("the trigger created");
+    refuse(&mut db, "INSERT ON matches WHEN NEW.rematch_of IS NOT NULL").await;
     clients[0]
         .send(&ClientMessage::Rematch { swap: false })
         .await;
@@ -429,7 +419,7 @@ async fn a_rematch_the_database_refuses_is_not_offered() {
             );
         }
     }
-    sqlx::query("DROP TRIGGER refuse_rematch")
+    sqlx::query("DROP TRIGGER refuse")
         .execute(&mut db)
         .await
         .expect("the trigger dropped");
