@@ -80,9 +80,7 @@ impl Commit {
     ) -> (Vec<String>, Vec<ConnId>) {
         let mut matches: Vec<String> = Vec::new();
         for (i, _) in &self.written {
-            let refused = results
-                .get(*i)
-                .is_some_and(|r| r.as_ref().is_err_and(StoreError::is_refusal));
+            let refused = refused_at(results, *i);
             if let (true, Some(write)) = (refused, writes.get(*i)) {
                 if !matches.iter().any(|m| m == write.match_id()) {
                     matches.push(write.match_id().to_owned());
@@ -115,9 +113,7 @@ impl Commit {
         results: &[Result<(), StoreError>],
     ) -> bool {
         !self.written.iter().take(count).any(|(i, _)| {
-            let refused = results
-                .get(*i)
-                .is_some_and(|r| r.as_ref().is_err_and(StoreError::is_refusal));
+            let refused = refused_at(results, *i);
             refused && match_id.is_none_or(|id| writes.get(*i).is_some_and(|w| w.match_id() == id))
         })
     }
@@ -127,13 +123,16 @@ impl Commit {
     fn first_refused(&self, results: &[Result<(), StoreError>]) -> Option<usize> {
         self.written
             .iter()
-            .find(|(i, _)| {
-                results
-                    .get(*i)
-                    .is_some_and(|r| r.as_ref().is_err_and(StoreError::is_refusal))
-            })
+            .find(|(i, _)| refused_at(results, *i))
             .map(|(_, at)| *at)
     }
+}
+
+/// Whether the transaction's write `i` was refused for good.
+fn refused_at(results: &[Result<(), StoreError>], i: usize) -> bool {
+    results
+        .get(i)
+        .is_some_and(|r| r.as_ref().is_err_and(StoreError::is_refusal))
 }
 
 /// What applies the ratings of rated matches once their end is stored: the store, and the
