@@ -12,6 +12,8 @@
 //! The hot path allocates nothing: moves are generated into core's stack `MoveList` and copied
 //! into per-ply buffers owned by the searcher, which keep their capacity.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bughouse_core::{Move, Position, Role, Verdict};
@@ -228,6 +230,9 @@ pub struct Searcher {
     lmr: Vec<[u8; 64]>,
     nodes: u64,
     stop: bool,
+    /// Set by another thread to stop the search (UCI `stop`, XBoard `?`); see
+    /// [`Searcher::set_stop_flag`].
+    stop_flag: Option<Arc<AtomicBool>>,
     limits: Limits,
     noise: i32,
     root_depth: i32,
@@ -254,6 +259,7 @@ impl Searcher {
             lmr,
             nodes: 0,
             stop: false,
+            stop_flag: None,
             limits: Limits::default(),
             noise: 0,
             root_depth: 0,
@@ -261,6 +267,15 @@ impl Searcher {
             margins: SearchParams::DEFAULT,
             config: SearchConfig::DEFAULT,
         }
+    }
+
+    /// A flag another thread sets to stop this searcher's searches, as a deadline does: once it
+    /// is set, a running search stops within about a thousand nodes (the last complete
+    /// iteration's move is played, as at a deadline), and every search started while it stays
+    /// set stops as soon as it checks. The searcher never clears it; `None` (the default)
+    /// removes it.
+    pub fn set_stop_flag(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.stop_flag = flag;
     }
 
     /// The evaluation weights the search uses from now on (default: [`EvalParams::DEFAULT`]).
@@ -524,6 +539,13 @@ impl Searcher {
             }
         }
         if self.nodes & 1023 == 0 {
+            if self
+                .stop_flag
+                .as_ref()
+                .is_some_and(|flag| flag.load(Ordering::Relaxed))
+            {
+                self.stop = true;
+            }
             if let Some(deadline) = self.limits.deadline {
                 if Instant::now() >= deadline {
                     self.stop = true;

@@ -8,17 +8,16 @@
 //! reserves in brackets (or as a ninth rank), `~` after a promoted piece, drops as `N@f3`.
 //!
 //! The search runs in its own thread so that `isready` and `stop` are answered while it thinks.
-//! The engine's search takes a deadline but no stop flag, so a search that may run long
-//! (`go infinite`, `go depth N`, or more than [`SINGLE_SEARCH`] of time) is run as a series of
-//! searches with growing deadlines (at most [`MAX_SLICE`] each; the transposition table keeps
-//! the work of the earlier ones) and `stop` takes effect at the end of the current one.
+//! `stop` sets the searcher's stop flag ([`Searcher::set_stop_flag`]): the search ends within
+//! about a thousand nodes (a millisecond or less) and answers with the best move of its last
+//! complete iteration, whatever the limits of its `go` (`infinite`, `depth`, `movetime`, the
+//! clocks) and at every level.
 //!
 //! `Level` (1 to 8) plays as the bot levels do on one board ([`Level`]: their depth, nodes,
 //! noise and choice among near-best moves; 8, the default, is full strength), and
 //! `UCI_LimitStrength` with `UCI_Elo` plays at the level whose published rating is nearest.
-//! A level below 8 searches in one piece, bounded by its nodes (at most 5 million, level 7: a
-//! few seconds), so there `stop` may wait that long. Changing the level clears the
-//! transposition table (the weak levels' scores carry their evaluation noise).
+//! Changing the level clears the transposition table (the weak levels' scores carry their
+//! evaluation noise).
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,22 +28,14 @@ use std::time::{Duration, Instant};
 use crate::level::split_mix;
 use crate::search::Options;
 use crate::{
-    mate_in, EngineParams, Level, Limits, SearchConfig, SearchInfo, SearchResult, Searcher,
-    PUBLISHED_RATINGS,
+    mate_in, EngineParams, Level, Limits, SearchConfig, SearchInfo, Searcher, PUBLISHED_RATINGS,
 };
-use bughouse_core::{Move, Position, Rules};
+use bughouse_core::{Position, Rules};
 
 use go::{parse_position, Go};
 
 mod go;
 
-/// A timed search this short runs in one piece (`stop` may wait that long).
-pub const SINGLE_SEARCH: Duration = Duration::from_secs(10);
-/// The longest piece of a long or endless search at full strength: the most `stop` waits
-/// there.
-pub const MAX_SLICE: Duration = Duration::from_millis(800);
-/// The first piece of a sliced search.
-const FIRST_SLICE: Duration = Duration::from_millis(100);
 /// Default transposition table size in MB.
 const DEFAULT_HASH: usize = 16;
 
@@ -88,7 +79,8 @@ struct Play {
     seed: u64,
 }
 
-/// Runs one `go` on `searcher` and prints the info lines and `bestmove`.
+/// Runs one `go` on `searcher` and prints the info lines and `bestmove`; `stop` is the
+/// searcher's stop flag.
 fn search(
     searcher: &mut Searcher,
     pos: &Position,
@@ -98,33 +90,24 @@ fn search(
     out: &Out,
 ) {
     let start = Instant::now();
-    let hard = go.budget(pos.turn()).map(|b| start + b);
-    // Nodes of the earlier pieces of a sliced search.
-    let earlier = std::cell::Cell::new(0u64);
-    let mut info = |i: &SearchInfo| {
-        // The engine counts each search from its own start; a sliced search reports the time
-        // and nodes since `go`.
-        let mut total = i.clone();
-        total.nodes += earlier.get();
-        out.say(&info_line(&total, start.elapsed().max(i.elapsed)));
+    let limits = Limits {
+        deadline: go.budget(pos.turn()).map(|b| start + b),
+        max_nodes: go.nodes,
+        max_depth: go.depth,
     };
+    let mut info = |i: &SearchInfo| out.say(&info_line(i, start.elapsed().max(i.elapsed)));
     let best = if play.level == Level::MAX {
-        full_strength(searcher, pos, go, hard, stop, &earlier, &mut info)
+        searcher.search(pos, limits, &mut info).best
     } else {
-        // A weaker level searches once, within its own depth and nodes (at most 5 million,
-        // a few seconds: the most `stop` waits then), and chooses as the level does.
+        // A weaker level searches within its own depth and nodes too, and chooses as the
+        // level does.
         let params = play.level.params();
-        let limits = params.limits(Limits {
-            deadline: hard,
-            max_nodes: go.nodes,
-            max_depth: go.depth,
-        });
         let options = Options {
             noise: params.noise,
             exact_root: params.margin > 0,
             ..Options::default()
         };
-        let (r, roots) = searcher.search_with(pos, limits, options, &mut info);
+        let (r, roots) = searcher.search_with(pos, params.limits(limits), options, &mut info);
         let mut state = play.seed;
         r.best
             .map(|best| params.choose(best, &roots, &mut || split_mix(&mut state)))
@@ -137,54 +120,6 @@ fn search(
         Some(m) => out.say(&format!("bestmove {m}")),
         None => out.say("bestmove (none)"),
     }
-}
-
-/// The search of full strength: one piece, or a series of pieces with growing deadlines for a
-/// long or endless search (see the module's documentation). Returns the best move.
-fn full_strength(
-    searcher: &mut Searcher,
-    pos: &Position,
-    go: &Go,
-    hard: Option<Instant>,
-    stop: &AtomicBool,
-    earlier: &std::cell::Cell<u64>,
-    info: &mut dyn FnMut(&SearchInfo),
-) -> Option<Move> {
-    let start = Instant::now();
-    let single = go.nodes.is_some()
-        || hard.is_some_and(|h| h.saturating_duration_since(start) <= SINGLE_SEARCH);
-    let mut result: Option<SearchResult> = None;
-    let mut slice = FIRST_SLICE;
-    loop {
-        let deadline = if single {
-            hard
-        } else {
-            let end = Instant::now() + slice;
-            Some(hard.map_or(end, |h| h.min(end)))
-        };
-        let limits = Limits {
-            deadline,
-            max_nodes: go.nodes,
-            max_depth: go.depth,
-        };
-        let r = searcher.search(pos, limits, info);
-        earlier.set(earlier.get() + r.nodes);
-        let done = single
-            || stop.load(Ordering::Relaxed)
-            || r.best.is_none()
-            || hard.is_some_and(|h| Instant::now() >= h)
-            || go.depth.is_some_and(|d| r.depth >= d)
-            || mate_in(r.score).is_some() && !go.infinite;
-        // A piece cut short below the depth already reached keeps the deeper answer.
-        if result.as_ref().is_none_or(|prev| r.depth >= prev.depth) || r.best.is_none() {
-            result = Some(r);
-        }
-        if done {
-            break;
-        }
-        slice = (slice * 2).min(MAX_SLICE);
-    }
-    result.and_then(|r| r.best)
 }
 
 struct Engine {
@@ -209,7 +144,9 @@ struct Engine {
     searched_at: Level,
     /// The searcher, when no search holds it.
     searcher: Option<Searcher>,
-    running: Option<(JoinHandle<Searcher>, Arc<AtomicBool>)>,
+    /// The search under way: its thread, its stop flag, and whether it is endless (`go
+    /// infinite`, which only `stop` ends).
+    running: Option<(JoinHandle<Searcher>, Arc<AtomicBool>, bool)>,
 }
 
 impl Engine {
@@ -251,10 +188,15 @@ impl Engine {
         searcher
     }
 
-    /// Stops a running search and waits for its `bestmove`.
-    fn finish_search(&mut self) {
-        if let Some((handle, stop)) = self.running.take() {
-            stop.store(true, Ordering::Relaxed);
+    /// Waits for the search under way to answer: at once under `stop` (the search's stop
+    /// flag), else when it reaches its limits, as Stockfish does for a command that needs the
+    /// engine idle (so that a script of several `go`s searches each to its limits); an
+    /// endless search is stopped either way.
+    fn finish_search(&mut self, stop_now: bool) {
+        if let Some((handle, stop, infinite)) = self.running.take() {
+            if stop_now || infinite {
+                stop.store(true, Ordering::Relaxed);
+            }
             match handle.join() {
                 Ok(searcher) => self.searcher = Some(searcher),
                 Err(_) => {
@@ -388,15 +330,15 @@ impl Engine {
             }
             "debug" => Ok(()),
             "quit" => {
-                self.finish_search();
+                self.finish_search(true);
                 return false;
             }
             "stop" => {
-                self.finish_search();
+                self.finish_search(true);
                 Ok(())
             }
             "ucinewgame" => {
-                self.finish_search();
+                self.finish_search(false);
                 if let Some(s) = self.searcher.as_mut() {
                     s.clear();
                 }
@@ -404,16 +346,17 @@ impl Engine {
                 Ok(())
             }
             "setoption" => {
-                self.finish_search();
+                self.finish_search(false);
                 self.setoption(args)
             }
             "position" => {
-                self.finish_search();
+                self.finish_search(false);
                 parse_position(args, self.rules).map(|pos| self.position = pos)
             }
             "go" => {
-                self.finish_search();
+                self.finish_search(false);
                 Go::parse(args).map(|go| {
+                    let infinite = go.infinite;
                     let stop = Arc::new(AtomicBool::new(false));
                     let flag = Arc::clone(&stop);
                     let out = self.out.clone();
@@ -433,10 +376,12 @@ impl Engine {
                         .take()
                         .unwrap_or_else(|| Searcher::new(self.hash));
                     let handle = thread::spawn(move || {
+                        searcher.set_stop_flag(Some(Arc::clone(&flag)));
                         search(&mut searcher, &pos, &go, play, &flag, &out);
+                        searcher.set_stop_flag(None);
                         searcher
                     });
-                    self.running = Some((handle, stop));
+                    self.running = Some((handle, stop, infinite));
                 })
             }
             other => Err(format!("unknown command {other:?}")),
@@ -458,7 +403,8 @@ fn max_elo() -> u32 {
     PUBLISHED_RATINGS[PUBLISHED_RATINGS.len() - 1].round() as u32
 }
 
-/// Runs the UCI loop: reads commands from `input` until `quit` or the end of input, and
+/// Runs the UCI loop: reads commands from `input` until `quit` or the end of input (where a
+/// search under way goes on to its limits and answers, and an endless one is stopped), and
 /// writes the answers to `output` (from the search thread too, one whole line at a time).
 pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) {
     let mut engine = Engine::new(Out(Arc::new(Mutex::new(output))));
@@ -470,5 +416,5 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) {
             return;
         }
     }
-    engine.finish_search();
+    engine.finish_search(false);
 }

@@ -14,7 +14,9 @@
 //! force (the partner should give nothing away meanwhile) and `go` when that is over.
 
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -313,7 +315,9 @@ impl<W: Write> Engine<W> {
             "force" | "result" => self.playing = None,
             "go" => self.playing = Some(self.pos.turn()),
             "playother" => self.playing = Some(!self.pos.turn()),
-            "?" => self.move_now = true,
+            // Move now: a search under way was already stopped (see [`run`]); a sitting engine
+            // moves; otherwise there is nothing to hurry.
+            "?" => self.move_now |= self.to_move(),
             "time" => {
                 if let Some(t) = centis(args.first()) {
                     self.ours = t;
@@ -409,20 +413,28 @@ fn split_holding(text: &str) -> (String, String) {
 /// Runs the XBoard loop: reads commands from `input` (in a thread of its own, so that a sitting
 /// engine can move when its time runs low) until `quit` or the end of input, and writes the
 /// answers to `output`.
+///
+/// `?` (move now) also stops a search under way: the reading thread sets the searcher's stop
+/// flag as soon as it reads the line, and the loop clears it when it comes to the line (where a
+/// `?` with no search under way makes a sitting engine move, and is otherwise ignored).
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
     let (tx, lines): (_, Receiver<String>) = mpsc::channel();
+    let move_now = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&move_now);
     thread::spawn(move || {
         for line in input.split(b'\n') {
             let Ok(line) = line else { break };
-            if tx
-                .send(String::from_utf8_lossy(&line).trim().to_owned())
-                .is_err()
-            {
+            let line = String::from_utf8_lossy(&line).trim().to_owned();
+            if line == "?" {
+                flag.store(true, Ordering::Relaxed);
+            }
+            if tx.send(line).is_err() {
                 break;
             }
         }
     });
     let mut engine = Engine::new(output);
+    engine.searcher.set_stop_flag(Some(Arc::clone(&move_now)));
     loop {
         let line = if engine.to_move() {
             match engine.sitting() {
@@ -452,6 +464,9 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
                 Err(_) => break,
             }
         };
+        if line == "?" {
+            move_now.store(false, Ordering::Relaxed);
+        }
         if !engine.handle(&line) {
             break;
         }

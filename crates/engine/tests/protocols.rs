@@ -381,36 +381,18 @@ fn xboard_takes_moves_back_with_undo_and_remove() {
 
 #[test]
 fn uci_go_infinite_at_a_weak_level_answers_once_and_only_after_stop() {
-    let (tx, rx) = std::sync::mpsc::channel::<String>();
-    let out = Memory::default();
-    let reader = {
-        let out = out.clone();
-        std::thread::spawn(move || {
-            let input = std::io::BufReader::new(ChannelReader(rx, Vec::new()));
-            uci::run(input, out);
-        })
-    };
-    tx.send("setoption name Level value 2\nposition startpos\ngo infinite\n".into())
-        .expect("sent");
+    let live = Live::start(uci::run);
+    live.send("setoption name Level value 2\nposition startpos\ngo infinite\n");
     // Level 2 is done within its 5,000 nodes at once; `go infinite` still waits for `stop`.
-    let started = std::time::Instant::now();
-    while !out.lines().iter().any(|l| l.starts_with("info depth 2"))
-        && started.elapsed() < std::time::Duration::from_secs(20)
-    {
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    live.wait_for("info depth 2", 1);
     std::thread::sleep(std::time::Duration::from_millis(200));
-    let before = out.lines();
-    assert!(
-        before.iter().any(|l| l.starts_with("info depth 2")),
-        "{before:?}"
-    );
+    let before = live.out.lines();
     assert!(
         !before.iter().any(|l| l.starts_with("bestmove")),
         "{before:?}"
     );
-    tx.send("stop\nquit\n".into()).expect("sent");
-    reader.join().expect("the UCI loop ends");
+    let out = live.out.clone();
+    live.quit("stop\nquit\n");
     let after = out.lines();
     let answers: Vec<&String> = after.iter().filter(|l| l.starts_with("bestmove")).collect();
     assert_eq!(answers.len(), 1, "{after:?}");
@@ -433,6 +415,133 @@ impl std::io::Read for ChannelReader {
         self.1.drain(..n);
         Ok(n)
     }
+}
+
+/// A front end fed line by line while it runs, as from a GUI's pipe.
+struct Live {
+    tx: std::sync::mpsc::Sender<String>,
+    out: Memory,
+    done: std::thread::JoinHandle<()>,
+}
+
+type Input = std::io::BufReader<ChannelReader>;
+
+impl Live {
+    fn start(run: fn(Input, Memory)) -> Live {
+        let (tx, rx) = std::sync::mpsc::channel::<String>();
+        let out = Memory::default();
+        let done = {
+            let out = out.clone();
+            std::thread::spawn(move || {
+                run(std::io::BufReader::new(ChannelReader(rx, Vec::new())), out)
+            })
+        };
+        Live { tx, out, done }
+    }
+
+    fn send(&self, text: &str) {
+        self.tx.send(text.to_owned()).expect("the front end reads");
+    }
+
+    /// Waits (a minute at most) until `count` lines start with `prefix`; returns the last.
+    fn wait_for(&self, prefix: &str, count: usize) -> String {
+        let started = std::time::Instant::now();
+        loop {
+            let lines = self.out.lines();
+            let found: Vec<&String> = lines.iter().filter(|l| l.starts_with(prefix)).collect();
+            if found.len() >= count {
+                return found[count - 1].clone();
+            }
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(60),
+                "no {prefix:?} number {count} in {lines:?}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+    }
+
+    fn count(&self, prefix: &str) -> usize {
+        self.out
+            .lines()
+            .iter()
+            .filter(|l| l.starts_with(prefix))
+            .count()
+    }
+
+    fn quit(self, command: &str) {
+        self.send(command);
+        drop(self.tx);
+        self.done.join().expect("the loop ends");
+    }
+}
+
+/// `stop` ends the search under way whatever its limits: a `movetime` of nine seconds (which
+/// the search would otherwise use, at least half of it), an endless search, a deep one, a weak
+/// level's. The answer is a legal move of the position searched.
+#[test]
+fn uci_stop_ends_the_search_under_way_whatever_its_limits() {
+    let after_e4 = Position::from_fen(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1",
+        Rules::fide(),
+    )
+    .expect("a FEN");
+    for (setup, go) in [
+        ("", "go movetime 9000"),
+        ("", "go wtime 900000 btime 900000"),
+        ("", "go infinite"),
+        ("", "go depth 60"),
+        ("setoption name Level value 7\n", "go movetime 9000"),
+    ] {
+        let live = Live::start(uci::run);
+        live.send(&format!("{setup}position startpos moves e2e4\n{go}\n"));
+        live.wait_for("info depth 3", 1);
+        let stopped = std::time::Instant::now();
+        live.send("stop\n");
+        let answer = live.wait_for("bestmove ", 1);
+        let waited = stopped.elapsed();
+        assert!(
+            waited < std::time::Duration::from_secs(3),
+            "{go}: bestmove {waited:?} after stop"
+        );
+        let mv = answer.strip_prefix("bestmove ").expect("a move");
+        assert!(after_e4.parse_uci(mv).is_ok(), "{go}: {mv} is legal");
+        live.quit("quit\n");
+    }
+}
+
+/// `?` makes the engine move at once while it thinks, and only that search is hurried: the next
+/// one takes its time again, until the next `?`.
+#[test]
+fn xboard_question_mark_moves_now_and_only_once() {
+    let live = Live::start(xboard::run);
+    live.send("xboard\nprotover 2\nnew\nvariant bughouse\nst 9\nforce\nusermove e2e4\ngo\n");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(live.count("move "), 0, "{:?}", live.out.lines());
+    let asked = std::time::Instant::now();
+    live.send("?\n");
+    let first = live.wait_for("move ", 1);
+    let waited = asked.elapsed();
+    assert!(
+        waited < std::time::Duration::from_secs(3),
+        "the move came {waited:?} after ?"
+    );
+    let mut pos = Position::from_fen(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1",
+        Rules::fide(),
+    )
+    .expect("a FEN");
+    let ours = pos
+        .parse_uci(first.strip_prefix("move ").expect("a move"))
+        .expect("a legal move");
+    pos.play_unchecked(ours);
+    // White answers; the `?` is spent, so the engine thinks again (st 9: seconds).
+    let reply = pos.legal_moves()[0];
+    live.send(&format!("usermove {reply}\n"));
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    assert_eq!(live.count("move "), 1, "{:?}", live.out.lines());
+    live.send("?\n");
+    live.wait_for("move ", 2);
+    live.quit("quit\n");
 }
 
 /// Words of both protocols (commands, arguments, moves, positions, absurd numbers) that the
