@@ -16,7 +16,7 @@
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -78,8 +78,75 @@ fn with_holdings(fen: &str, white: &str, black: &str) -> String {
     )
 }
 
+/// Commands read while a search may be under way that end it without a move: the interface has
+/// taken the move away (`force`, `result`: in bughouse, often the other board's end), or
+/// changes the game under it.
+const ABANDONING: [&str; 7] = [
+    "force", "new", "result", "quit", "setboard", "undo", "remove",
+];
+
+/// Lines the reading thread has read and the loop not yet handled, of the kinds that concern a
+/// search under way: `?` (move now) and [`ABANDONING`] commands. While any is pending, the
+/// search's stop flag is set: the search under way stops, and plays its move only if no
+/// abandoning command is among them.
+#[derive(Default)]
+struct Interrupts {
+    /// `?` lines and abandoning lines pending.
+    pending: Mutex<(usize, usize)>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Interrupts {
+    /// Whether `line` stops a search: `Some(true)` if it abandons it, `Some(false)` for `?`.
+    fn kind(line: &str) -> Option<bool> {
+        let command = line.split_whitespace().next()?;
+        if command == "?" {
+            Some(false)
+        } else {
+            ABANDONING.contains(&command).then_some(true)
+        }
+    }
+
+    fn pending(&self) -> MutexGuard<'_, (usize, usize)> {
+        self.pending.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The reading thread read `line`.
+    fn read(&self, line: &str) {
+        if let Some(abandons) = Self::kind(line) {
+            let mut pending = self.pending();
+            if abandons {
+                pending.1 += 1;
+            } else {
+                pending.0 += 1;
+            }
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The loop is about to handle `line`.
+    fn handled(&self, line: &str) {
+        if let Some(abandons) = Self::kind(line) {
+            let mut pending = self.pending();
+            if abandons {
+                pending.1 = pending.1.saturating_sub(1);
+            } else {
+                pending.0 = pending.0.saturating_sub(1);
+            }
+            self.stop
+                .store(pending.0 + pending.1 > 0, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether an abandoning command waits: the engine must not move before handling it.
+    fn abandoning(&self) -> bool {
+        self.pending().1 > 0
+    }
+}
+
 struct Engine<W: Write> {
     out: W,
+    interrupts: Arc<Interrupts>,
     rules: Rules,
     pos: Position,
     searcher: Searcher,
@@ -109,11 +176,15 @@ struct Engine<W: Write> {
 impl<W: Write> Engine<W> {
     fn new(out: W) -> Engine<W> {
         let rules = Rules::fide();
+        let interrupts = Arc::new(Interrupts::default());
+        let mut searcher = Searcher::new(16);
+        searcher.set_stop_flag(Some(Arc::clone(&interrupts.stop)));
         Engine {
             out,
+            interrupts,
             rules,
             pos: Position::new(rules),
-            searcher: Searcher::new(16),
+            searcher,
             playing: None,
             ours: DEFAULT_TIME,
             theirs: DEFAULT_TIME,
@@ -196,6 +267,11 @@ impl<W: Write> Engine<W> {
             max_depth: self.depth,
         };
         let r = self.searcher.search(&self.pos, limits, &mut |_| {});
+        if self.interrupts.abandoning() {
+            // Stopped by `force`, `result`, `new`...: no move; the loop handles the command.
+            self.move_now = false;
+            return;
+        }
         self.move_now = false;
         if r.score <= -MATE_BOUND && !self.we_dead {
             self.we_dead = true;
@@ -414,29 +490,27 @@ fn split_holding(text: &str) -> (String, String) {
 /// engine can move when its time runs low) until `quit` or the end of input, and writes the
 /// answers to `output`.
 ///
-/// `?` (move now) also stops a search under way: the reading thread sets the searcher's stop
-/// flag as soon as it reads the line, and the loop clears it when it comes to the line (where a
-/// `?` with no search under way makes a sitting engine move, and is otherwise ignored).
+/// The reading thread also stops a search under way ([`Interrupts`]): on `?` the engine plays
+/// the best move found so far (a `?` with no search under way makes a sitting engine move, and
+/// is otherwise ignored); on `force`, `result`, `new`, `setboard`, `undo`, `remove` or `quit`
+/// it plays no move and goes on to the command.
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
     let (tx, lines): (_, Receiver<String>) = mpsc::channel();
-    let move_now = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&move_now);
+    let mut engine = Engine::new(output);
+    let interrupts = Arc::clone(&engine.interrupts);
+    let reading = Arc::clone(&interrupts);
     thread::spawn(move || {
         for line in input.split(b'\n') {
             let Ok(line) = line else { break };
             let line = String::from_utf8_lossy(&line).trim().to_owned();
-            if line == "?" {
-                flag.store(true, Ordering::Relaxed);
-            }
+            reading.read(&line);
             if tx.send(line).is_err() {
                 break;
             }
         }
     });
-    let mut engine = Engine::new(output);
-    engine.searcher.set_stop_flag(Some(Arc::clone(&move_now)));
     loop {
-        let line = if engine.to_move() {
+        let line = if engine.to_move() && !interrupts.abandoning() {
             match engine.sitting() {
                 None => {
                     engine.think_and_move();
@@ -464,9 +538,7 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
                 Err(_) => break,
             }
         };
-        if line == "?" {
-            move_now.store(false, Ordering::Relaxed);
-        }
+        interrupts.handled(&line);
         if !engine.handle(&line) {
             break;
         }

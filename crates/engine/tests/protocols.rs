@@ -544,6 +544,36 @@ fn xboard_question_mark_moves_now_and_only_once() {
     live.quit("quit\n");
 }
 
+/// `force` or `result` while the engine thinks (in bughouse, the other board's end often comes
+/// so) ends the search with no move, and the engine goes on to the next command.
+#[test]
+fn xboard_force_and_result_end_a_search_without_a_move() {
+    for stop in ["force", "result 1-0 {White mates on the other board}"] {
+        let live = Live::start(xboard::run);
+        live.send("xboard\nprotover 2\nnew\nvariant bughouse\nst 9\nforce\nusermove e2e4\ngo\n");
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let asked = std::time::Instant::now();
+        live.send(&format!("{stop}\nping 7\n"));
+        live.wait_for("pong 7", 1);
+        let waited = asked.elapsed();
+        assert!(
+            waited < std::time::Duration::from_secs(3),
+            "{stop}: answered {waited:?} later"
+        );
+        let out = live.out.clone();
+        live.quit("quit\n");
+        assert_eq!(
+            out.lines()
+                .iter()
+                .filter(|l| l.starts_with("move "))
+                .count(),
+            0,
+            "{stop}: {:?}",
+            out.lines()
+        );
+    }
+}
+
 /// Words of both protocols (commands, arguments, moves, positions, absurd numbers) that the
 /// random scripts below are made of.
 const WORDS: &[&str] = &[
