@@ -136,12 +136,15 @@ fn refused_at(results: &[Result<(), StoreError>], i: usize) -> bool {
 }
 
 /// What applies the ratings of rated matches once their end is stored: the store, and the
-/// shard's inbox, where the changes go back to the hub ([`Input::Rated`]) and where a match one
-/// of whose writes was refused is sent to be reloaded ([`Command::Reload`]).
+/// shard's inbox, where the changes go back to the hub ([`Input::Rated`]); and the shard's
+/// way for reloads, where a match one of whose writes was refused is sent to be reloaded
+/// ([`Command::Reload`]).
 pub(crate) struct Rater {
     pub(crate) store: bughouse_store::Store,
     /// Weak, so that the hub task still ends when everyone else has dropped its inbox.
     pub(crate) inbox: mpsc::WeakSender<Command>,
+    /// Unbounded, and read by the shard before each batch of its inbox.
+    pub(crate) reloads: mpsc::UnboundedSender<Command>,
 }
 
 impl Rater {
@@ -175,20 +178,12 @@ impl Rater {
     /// Has the shard reload a match one of whose writes was refused, and answer the refused
     /// actions (seat and id) with `not_stored` when they are sent again.
     ///
-    /// Queued before the batch's connections are closed, so that their clients' `hello` after
-    /// they reconnect finds the match reloaded; when the shard's inbox is full, on a task of its
-    /// own (the shard may be waiting for this sender: [`stored`]).
+    /// Queued before the batch's connections are closed, on a way of its own that never makes
+    /// the sender wait (the shard may be waiting for it: [`stored`]) and that the shard reads
+    /// before each batch of its inbox: the `hello` of a client that reconnects after the close
+    /// is in a later batch, and finds the match reloaded.
     fn reload(&self, match_id: String, refused: Vec<(u8, u64)>) {
-        let Some(inbox) = self.inbox.upgrade() else {
-            return;
-        };
-        if let Err(mpsc::error::TrySendError::Full(command)) =
-            inbox.try_send(Command::Reload { match_id, refused })
-        {
-            tokio::spawn(async move {
-                let _ = inbox.send(command).await;
-            });
-        }
+        let _ = self.reloads.send(Command::Reload { match_id, refused });
     }
 }
 

@@ -197,9 +197,11 @@ pub(crate) async fn hub_task(
     } = inbox;
     let started = clock.started;
     let (commit_tx, commit_rx) = mpsc::channel(COMMIT_QUEUE);
+    let (reload_tx, mut reloads) = mpsc::unbounded_channel();
     let rater = Rater {
         store: store.clone(),
         inbox: own,
+        reloads: reload_tx,
     };
     tokio::spawn(committer(commit_rx, writer.clone(), finished, rater));
     let mut batch = Vec::with_capacity(BATCH);
@@ -215,14 +217,17 @@ pub(crate) async fn hub_task(
                 None => std::future::pending().await,
             }
         };
+        let mut first = Vec::new();
         tokio::select! {
             n = rx.recv_many(&mut batch, BATCH) => {
                 if n == 0 {
                     return;
                 }
             }
+            Some(reload) = reloads.recv() => first.push(reload),
             () = sleep => {}
         }
+        reload::first(&mut batch, first, &mut reloads);
         let now = started.elapsed();
         let mut commit = Commit::default();
         let mut stop = None;

@@ -6,9 +6,11 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use tokio::sync::mpsc;
+
 use crate::hub::{Effect, Hub};
 
-use super::{load_match, stored, Loader};
+use super::{load_match, stored, Command, Loader};
 
 /// Reloads of one match closer together than this count as one run.
 const RELOAD_RUN: Duration = Duration::from_secs(10);
@@ -31,6 +33,23 @@ impl Reloads {
         *count += 1;
         *last = now;
         *count <= RELOADS_IN_A_RUN
+    }
+}
+
+/// Puts the reloads waiting (`first`, then those still in `reloads`) ahead of the batch taken
+/// from the shard's inbox. Each was queued before its match's watchers were closed, so before
+/// the `hello` of any of them that reconnected, however full the inbox was: that `hello` finds
+/// the match reloaded.
+pub(crate) fn first(
+    batch: &mut Vec<Command>,
+    mut first: Vec<Command>,
+    reloads: &mut mpsc::UnboundedReceiver<Command>,
+) {
+    while let Ok(reload) = reloads.try_recv() {
+        first.push(reload);
+    }
+    if !first.is_empty() {
+        batch.splice(0..0, first);
     }
 }
 
@@ -111,5 +130,38 @@ mod tests {
         assert_eq!(reloads.0.len(), 2);
         assert!(reloads.restore_now("c", s(40)));
         assert_eq!(reloads.0.len(), 1, "the old runs are forgotten");
+    }
+
+    #[test]
+    fn reloads_go_ahead_of_the_batch_in_the_order_they_came() {
+        let reload = |id: &str| Command::Reload {
+            match_id: id.to_owned(),
+            refused: Vec::new(),
+        };
+        let (tx, mut reloads) = mpsc::unbounded_channel();
+        tx.send(reload("b")).expect("open");
+        tx.send(reload("c")).expect("open");
+        // A reconnected client's first words, in the inbox's batch.
+        let mut batch = vec![
+            Command::Rtt(7, Duration::ZERO),
+            Command::Drop { id: "x".into() },
+        ];
+        first(&mut batch, vec![reload("a")], &mut reloads);
+        let order: Vec<String> = batch
+            .iter()
+            .map(|c| match c {
+                Command::Reload { match_id, .. } => format!("reload {match_id}"),
+                Command::Rtt(conn, _) => format!("rtt {conn}"),
+                Command::Drop { id } => format!("drop {id}"),
+                _ => "other".to_owned(),
+            })
+            .collect();
+        assert_eq!(
+            order,
+            ["reload a", "reload b", "reload c", "rtt 7", "drop x"]
+        );
+        // Nothing waiting: the batch stays as it is.
+        first(&mut batch, Vec::new(), &mut reloads);
+        assert_eq!(batch.len(), 5);
     }
 }
