@@ -162,6 +162,9 @@ pub(crate) struct Options {
     pub exact_root: bool,
     /// Added to the score of these root moves (partner requests).
     pub root_bias: Vec<(Move, i32)>,
+    /// Only these root moves are searched (UCI's `go searchmoves`), those of them that are
+    /// legal; empty, or none legal: every legal move.
+    pub only: Vec<Move>,
     /// Time use as Stockfish's (`SearchConfig::dynamic_time`): the time this search should
     /// take (its optimum), with the deadline of the limits as its hard maximum. A new
     /// iteration starts while the time used is below the optimum times a factor, from half
@@ -382,7 +385,10 @@ impl Searcher {
         self.keys[0] = root_key;
         self.came_by[0] = ordering::NO_MOVE;
 
-        let legal = pos.legal_moves();
+        let mut legal = pos.legal_moves();
+        if options.only.iter().any(|m| legal.contains(m)) {
+            legal.retain(|m| options.only.contains(m));
+        }
         if legal.is_empty() {
             let score = terminal(pos, 0);
             return (

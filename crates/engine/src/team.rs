@@ -269,6 +269,7 @@ impl TeamBot {
                 .last_score
                 .filter(|&(s, _)| s == seat)
                 .map(|(_, score)| score),
+            ..Options::default()
         };
         let (result, roots) =
             self.searcher

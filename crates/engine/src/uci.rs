@@ -13,6 +13,12 @@
 //! complete iteration, whatever the limits of its `go` (`infinite`, `depth`, `movetime`, the
 //! clocks) and at every level.
 //!
+//! Every parameter of `go` is read: `searchmoves` (only those root moves), `mate N` (a search of
+//! at most `2N + 1` plies, which stops at a mate found), and `ponder`: the engine thinks on the
+//! opponent's time, with no limit, until `ponderhit` (then it searches as the clocks say, from
+//! the table the pondering filled) or `stop` (then it answers with what the pondering found).
+//! `Ponder` is offered as an option, as GUIs look for it before they ponder.
+//!
 //! `Level` (1 to 8) plays as the bot levels do on one board ([`Level`]: their depth, nodes,
 //! noise and choice among near-best moves; 8, the default, is full strength), and
 //! `UCI_LimitStrength` with `UCI_Elo` plays at the level whose published rating is nearest.
@@ -30,7 +36,7 @@ use crate::search::Options;
 use crate::{
     mate_in, EngineParams, Level, Limits, SearchConfig, SearchInfo, Searcher, PUBLISHED_RATINGS,
 };
-use bughouse_core::{Position, Rules};
+use bughouse_core::{Move, Position, Rules};
 
 use go::{parse_position, Go};
 
@@ -79,46 +85,114 @@ struct Play {
     seed: u64,
 }
 
-/// Runs one `go` on `searcher` and prints the info lines and `bestmove`; `stop` is the
-/// searcher's stop flag.
-fn search(
-    searcher: &mut Searcher,
-    pos: &Position,
-    go: &Go,
-    play: Play,
-    stop: &AtomicBool,
-    out: &Out,
-) {
-    let start = Instant::now();
-    let limits = Limits {
-        deadline: go.budget(pos.turn()).map(|b| start + b),
+/// The flags of a search under way, set by the command loop.
+#[derive(Clone, Default)]
+struct Flags {
+    /// `stop`, or a command that needs the engine idle: answer now.
+    stop: Arc<AtomicBool>,
+    /// `ponderhit`: the opponent played the move pondered on; search as the clocks say.
+    hit: Arc<AtomicBool>,
+    /// Ends the pondering (the searcher's stop flag while it ponders): set with `stop` and with
+    /// `ponderhit`.
+    ponder_over: Arc<AtomicBool>,
+}
+
+impl Flags {
+    fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.ponder_over.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Runs one `go` on `searcher` and prints the info lines and `bestmove`.
+///
+/// `go ponder` first searches with no time limit until `ponderhit` or `stop`; after
+/// `ponderhit` it searches again as the clocks say (from the table the pondering filled),
+/// after `stop` it answers with what the pondering found.
+fn search(searcher: &mut Searcher, pos: &Position, go: &Go, play: Play, flags: &Flags, out: &Out) {
+    let mut only = Vec::new();
+    for token in &go.searchmoves {
+        match pos.parse_uci(token) {
+            Ok(mv) => only.push(mv),
+            Err(e) => out.say(&format!("info string error: go searchmoves {token}: {e}")),
+        }
+    }
+    let mut start = Instant::now();
+    let limits = |deadline| Limits {
+        deadline,
         max_nodes: go.nodes,
-        max_depth: go.depth,
+        max_depth: go.max_depth(),
     };
-    let mut info = |i: &SearchInfo| out.say(&info_line(i, start.elapsed().max(i.elapsed)));
-    let best = if play.level == Level::MAX {
-        searcher.search(pos, limits, &mut info).best
-    } else {
-        // A weaker level searches within its own depth and nodes too, and chooses as the
-        // level does.
-        let params = play.level.params();
-        let options = Options {
-            noise: params.noise,
-            exact_root: params.margin > 0,
-            ..Options::default()
-        };
-        let (r, roots) = searcher.search_with(pos, params.limits(limits), options, &mut info);
-        let mut state = play.seed;
-        r.best
-            .map(|best| params.choose(best, &roots, &mut || split_mix(&mut state)))
-    };
-    // `go infinite` must not answer before `stop`.
-    while go.infinite && !stop.load(Ordering::Relaxed) {
-        thread::sleep(Duration::from_millis(5));
+    let mut best = None;
+    if go.ponder {
+        searcher.set_stop_flag(Some(Arc::clone(&flags.ponder_over)));
+        best = think(searcher, pos, limits(None), &only, play, start, out);
+        while !flags.ponder_over.load(Ordering::Relaxed) {
+            thread::sleep(Duration::from_millis(5));
+        }
+        start = Instant::now();
+    }
+    let pondered =
+        go.ponder && (!flags.hit.load(Ordering::Relaxed) || flags.stop.load(Ordering::Relaxed));
+    if !pondered {
+        searcher.set_stop_flag(Some(Arc::clone(&flags.stop)));
+        let deadline = go.budget(pos.turn()).map(|b| start + b);
+        best = think(searcher, pos, limits(deadline), &only, play, start, out);
+        // `go infinite` must not answer before `stop`.
+        while go.infinite && !flags.stop.load(Ordering::Relaxed) {
+            thread::sleep(Duration::from_millis(5));
+        }
     }
     match best {
         Some(m) => out.say(&format!("bestmove {m}")),
         None => out.say("bestmove (none)"),
+    }
+}
+
+/// One search within `limits` among the root moves `only` (empty: all) at the level of
+/// `play`, printing its info lines (times since `start`); the move chosen.
+fn think(
+    searcher: &mut Searcher,
+    pos: &Position,
+    limits: Limits,
+    only: &[Move],
+    play: Play,
+    start: Instant,
+    out: &Out,
+) -> Option<Move> {
+    let mut info = |i: &SearchInfo| out.say(&info_line(i, start.elapsed().max(i.elapsed)));
+    let mut options = Options {
+        only: only.to_vec(),
+        ..Options::default()
+    };
+    if play.level == Level::MAX {
+        return searcher.search_with(pos, limits, options, &mut info).0.best;
+    }
+    // A weaker level searches within its own depth and nodes too, and chooses as the level
+    // does.
+    let params = play.level.params();
+    options.noise = params.noise;
+    options.exact_root = params.margin > 0;
+    let (r, roots) = searcher.search_with(pos, params.limits(limits), options, &mut info);
+    let mut state = play.seed;
+    r.best
+        .map(|best| params.choose(best, &roots, &mut || split_mix(&mut state)))
+}
+
+/// A search under way: its thread, its flags, and what of its `go` needs `stop`.
+struct Running {
+    handle: JoinHandle<Searcher>,
+    flags: Flags,
+    /// `go infinite`: only `stop` ends it.
+    infinite: bool,
+    /// `go ponder`: endless until `ponderhit`.
+    ponder: bool,
+}
+
+impl Running {
+    /// Whether only `stop` would end it.
+    fn endless(&self) -> bool {
+        self.infinite || self.ponder && !self.flags.hit.load(Ordering::Relaxed)
     }
 }
 
@@ -144,9 +218,8 @@ struct Engine {
     searched_at: Level,
     /// The searcher, when no search holds it.
     searcher: Option<Searcher>,
-    /// The search under way: its thread, its stop flag, and whether it is endless (`go
-    /// infinite`, which only `stop` ends).
-    running: Option<(JoinHandle<Searcher>, Arc<AtomicBool>, bool)>,
+    /// The search under way.
+    running: Option<Running>,
 }
 
 impl Engine {
@@ -193,11 +266,11 @@ impl Engine {
     /// engine idle (so that a script of several `go`s searches each to its limits); an
     /// endless search is stopped either way.
     fn finish_search(&mut self, stop_now: bool) {
-        if let Some((handle, stop, infinite)) = self.running.take() {
-            if stop_now || infinite {
-                stop.store(true, Ordering::Relaxed);
+        if let Some(running) = self.running.take() {
+            if stop_now || running.endless() {
+                running.flags.stop();
             }
-            match handle.join() {
+            match running.handle.join() {
                 Ok(searcher) => self.searcher = Some(searcher),
                 Err(_) => {
                     self.out
@@ -251,6 +324,11 @@ impl Engine {
                 self.searcher = Some(self.fresh_searcher());
                 Ok(())
             }
+            // Pondering is the GUI's choice (`go ponder`); nothing to set here.
+            "ponder" => match value.to_ascii_lowercase().as_str() {
+                "true" | "false" => Ok(()),
+                _ => Err(format!("setoption Ponder: {value:?} is not true or false")),
+            },
             "level" => {
                 self.level = value.parse().map_err(|e| format!("setoption Level: {e}"))?;
                 Ok(())
@@ -313,6 +391,7 @@ impl Engine {
                         .map(|(name, _)| format!(" var {name}"))
                         .concat()
                 ));
+                out.say("option name Ponder type check default false");
                 out.say("option name EvalFile type string default <empty>");
                 out.say("option name Level type spin default 8 min 1 max 8");
                 out.say("option name UCI_LimitStrength type check default false");
@@ -337,6 +416,14 @@ impl Engine {
                 self.finish_search(true);
                 Ok(())
             }
+            "ponderhit" => {
+                // From now on the search goes as the clocks say: it ends at its limits.
+                if let Some(running) = &self.running {
+                    running.flags.hit.store(true, Ordering::Relaxed);
+                    running.flags.ponder_over.store(true, Ordering::Relaxed);
+                }
+                Ok(())
+            }
             "ucinewgame" => {
                 self.finish_search(false);
                 if let Some(s) = self.searcher.as_mut() {
@@ -356,9 +443,9 @@ impl Engine {
             "go" => {
                 self.finish_search(false);
                 Go::parse(args).map(|go| {
-                    let infinite = go.infinite;
-                    let stop = Arc::new(AtomicBool::new(false));
-                    let flag = Arc::clone(&stop);
+                    let (infinite, ponder) = (go.infinite, go.ponder);
+                    let flags = Flags::default();
+                    let flag = flags.clone();
                     let out = self.out.clone();
                     let pos = self.position.clone();
                     let play = Play {
@@ -376,12 +463,16 @@ impl Engine {
                         .take()
                         .unwrap_or_else(|| Searcher::new(self.hash));
                     let handle = thread::spawn(move || {
-                        searcher.set_stop_flag(Some(Arc::clone(&flag)));
                         search(&mut searcher, &pos, &go, play, &flag, &out);
                         searcher.set_stop_flag(None);
                         searcher
                     });
-                    self.running = Some((handle, stop, infinite));
+                    self.running = Some(Running {
+                        handle,
+                        flags,
+                        infinite,
+                        ponder,
+                    });
                 })
             }
             other => Err(format!("unknown command {other:?}")),

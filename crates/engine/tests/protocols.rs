@@ -509,6 +509,79 @@ fn uci_stop_ends_the_search_under_way_whatever_its_limits() {
     }
 }
 
+/// `go searchmoves` searches only the moves named (an illegal one is reported and left out),
+/// and `go mate N` stops at a mate found within `2N + 1` plies.
+#[test]
+fn uci_searchmoves_and_mate_limit_the_search() {
+    let lines = uci_run(
+        "position startpos moves e2e4 e7e5\ngo depth 5 searchmoves a2a3 h2h3 e4e5\n\
+         position fen 6rk/6pp/8/8/8/8/8/K7[N] w - - 0 1\ngo mate 1\n",
+    );
+    let answers: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .collect();
+    assert_eq!(answers.len(), 2, "{lines:?}");
+    assert!(["a2a3", "h2h3"].contains(&answers[0]), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: go searchmoves e4e5")),
+        "{lines:?}"
+    );
+    assert_eq!(answers[1], "N@f7", "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
+    assert!(max_depth(&lines) <= 5, "{lines:?}");
+}
+
+/// `go ponder` thinks until `ponderhit` (then answers as the clocks say) or `stop` (then at
+/// once), never before; the engine offers the `Ponder` option GUIs look for.
+#[test]
+fn uci_ponders_until_ponderhit_or_stop() {
+    for end in ["ponderhit", "stop"] {
+        let live = Live::start(uci::run);
+        live.send(
+            "uci\nsetoption name Ponder value true\nposition startpos moves e2e4 e7e5 g1f3\n",
+        );
+        live.send("go ponder wtime 2000 btime 2000\n");
+        live.wait_for("info depth 4", 1);
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let before = live.out.lines();
+        assert!(
+            !before.iter().any(|l| l.starts_with("bestmove")),
+            "{end}: {before:?}"
+        );
+        assert!(
+            before
+                .iter()
+                .any(|l| l == "option name Ponder type check default false"),
+            "{before:?}"
+        );
+        assert!(!before.iter().any(|l| l.contains("error")), "{before:?}");
+        live.send(&format!("{end}\n"));
+        let answer = live.wait_for("bestmove ", 1);
+        let pos = Position::from_fen(
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[] b KQkq - 1 2",
+            Rules::fide(),
+        )
+        .expect("a FEN");
+        let mv = answer.strip_prefix("bestmove ").expect("a move");
+        assert!(pos.parse_uci(mv).is_ok(), "{end}: {mv} is legal");
+        let out = live.out.clone();
+        live.quit("quit\n");
+        assert_eq!(
+            out.lines()
+                .iter()
+                .filter(|l| l.starts_with("bestmove"))
+                .count(),
+            1
+        );
+    }
+}
+
 /// `?` makes the engine move at once while it thinks, and only that search is hurried: the next
 /// one takes its time again, until the next `?`.
 #[test]
@@ -593,6 +666,11 @@ const WORDS: &[&str] = &[
     "winc",
     "binc",
     "movestogo",
+    "mate",
+    "searchmoves",
+    "ponder",
+    "ponderhit",
+    "Ponder",
     "stop",
     "setoption",
     "name",

@@ -25,11 +25,34 @@ pub(crate) struct Go {
     pub movetime: Option<Duration>,
     /// Search until `stop`.
     pub infinite: bool,
+    /// Search for a mate in this many moves: a search to `2N + 1` plies at most.
+    pub mate: Option<u32>,
+    /// Search only these root moves (as written; the legal ones count).
+    pub searchmoves: Vec<String>,
+    /// Think on the opponent's time until `ponderhit` (then search as the clocks say) or
+    /// `stop`.
+    pub ponder: bool,
 }
 
+/// The words of `go` (after `searchmoves`, the first of them ends the list of moves).
+const PARAMETERS: [&str; 12] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+];
+
 impl Go {
-    /// Reads the words after `go`. Unknown words are an error; `ponder` and `searchmoves` are
-    /// not supported.
+    /// Reads the words after `go`: every parameter of the UCI protocol. Unknown words are an
+    /// error.
     pub(crate) fn parse(words: &[&str]) -> Result<Go, String> {
         let mut go = Go::default();
         let mut i = 0;
@@ -49,6 +72,20 @@ impl Go {
                     i += 1;
                     continue;
                 }
+                "ponder" => {
+                    go.ponder = true;
+                    i += 1;
+                    continue;
+                }
+                "searchmoves" => {
+                    i += 1;
+                    while let Some(word) = words.get(i).filter(|w| !PARAMETERS.contains(w)) {
+                        go.searchmoves.push((*word).to_owned());
+                        i += 1;
+                    }
+                    continue;
+                }
+                "mate" => go.mate = Some(value(i)?.clamp(1, 99) as u32),
                 "wtime" => go.time[0] = ms(value(i)?),
                 "btime" => go.time[1] = ms(value(i)?),
                 "winc" => go.inc[0] = ms(value(i)?),
@@ -62,6 +99,15 @@ impl Go {
             i += 2;
         }
         Ok(go)
+    }
+
+    /// The depth limit: `depth`, and `mate`'s `2N + 1` plies.
+    pub(crate) fn max_depth(&self) -> Option<u32> {
+        let mate = self.mate.map(|n| 2 * n + 1);
+        match (self.depth, mate) {
+            (Some(d), Some(m)) => Some(d.min(m)),
+            (d, m) => d.or(m),
+        }
     }
 
     /// How long to think for the side `turn`, if the time is limited.
@@ -141,8 +187,26 @@ mod tests {
         assert_eq!(go.movetime, Some(Duration::from_millis(250)));
         assert!(go.infinite);
         assert!(Go::parse(&["depth"]).is_err());
-        assert!(Go::parse(&["ponder"]).is_err());
         assert!(Go::parse(&["wtime", "soon"]).is_err());
+        assert!(Go::parse(&["sometime"]).is_err());
+        // The moves of `searchmoves` run to the next parameter.
+        let go = Go::parse(&[
+            "ponder",
+            "searchmoves",
+            "e2e4",
+            "N@f3",
+            "mate",
+            "3",
+            "depth",
+            "9",
+        ])
+        .expect("valid");
+        assert!(go.ponder);
+        assert_eq!(go.searchmoves, ["e2e4", "N@f3"]);
+        assert_eq!((go.mate, go.max_depth()), (Some(3), Some(7)));
+        let go = Go::parse(&["mate", "2", "depth", "3", "searchmoves"]).expect("valid");
+        assert_eq!(go.max_depth(), Some(3));
+        assert!(go.searchmoves.is_empty());
     }
 
     #[test]
