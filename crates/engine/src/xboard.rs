@@ -168,6 +168,8 @@ struct Engine<W: Write> {
     we_win: bool,
     /// Told `move` by the partner: move at once.
     move_now: bool,
+    /// `post`: a thinking line after each iteration of the search.
+    post: bool,
     /// The positions before each move played since `new` or `setboard`, for `undo` and
     /// `remove`.
     history: Vec<Position>,
@@ -197,6 +199,7 @@ impl<W: Write> Engine<W> {
             we_dead: false,
             we_win: false,
             move_now: false,
+            post: false,
             history: Vec::new(),
         }
     }
@@ -266,7 +269,13 @@ impl<W: Write> Engine<W> {
             max_nodes: None,
             max_depth: self.depth,
         };
-        let r = self.searcher.search(&self.pos, limits, &mut |_| {});
+        let post = self.post;
+        let out = &mut self.out;
+        let r = self.searcher.search(&self.pos, limits, &mut |i| {
+            if post {
+                let _ = writeln!(out, "{}", thinking_line(i)).and_then(|()| out.flush());
+            }
+        });
         if self.interrupts.abandoning() {
             // Stopped by `force`, `result`, `new`...: no move; the loop handles the command.
             self.move_now = false;
@@ -342,9 +351,11 @@ impl<W: Write> Engine<W> {
                 .map(|c| clock_secs(c as f64 / 100.0))
         };
         match command {
-            "xboard" | "accepted" | "rejected" | "post" | "nopost" | "hard" | "easy" | "random"
-            | "computer" | "name" | "ics" | "draw" | "bk" | "hint" | "memory" | "cores"
-            | "rating" | "egtpath" => {}
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "xboard" | "accepted" | "rejected" | "hard" | "easy" | "random" | "computer"
+            | "name" | "ics" | "draw" | "bk" | "hint" | "memory" | "cores" | "rating"
+            | "egtpath" => {}
             "undo" => self.take_back(1, command),
             "remove" => self.take_back(2, command),
             "protover" => {
@@ -484,6 +495,25 @@ fn split_holding(text: &str) -> (String, String) {
     let white = groups.first().cloned().unwrap_or_default();
     let black = groups.get(1).cloned().unwrap_or_default();
     (white, black)
+}
+
+/// The thinking output of one iteration, as XBoard reads it after `post`: depth, score in
+/// centipawns (a mate in N as 100000 + N, mated as -100000 - N, Fairy-Stockfish's way), time in
+/// centiseconds, nodes and the principal variation.
+fn thinking_line(info: &crate::SearchInfo) -> String {
+    let score = match crate::mate_in(info.score) {
+        Some(n) if n > 0 => 100_000 + n,
+        Some(n) => -100_000 + n,
+        None => info.score,
+    };
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    format!(
+        "{} {score} {} {} {}",
+        info.depth,
+        info.elapsed.as_millis() / 10,
+        info.nodes,
+        pv.join(" ")
+    )
 }
 
 /// Runs the XBoard loop: reads commands from `input` (in a thread of its own, so that a sitting

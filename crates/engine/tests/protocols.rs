@@ -117,6 +117,31 @@ fn xboard_plays_a_legal_move_with_the_holding_it_was_told() {
     assert!(pos.parse_uci(answer).is_ok(), "{answer} is legal for Black");
 }
 
+/// After `post` the engine writes a thinking line (depth, score, centiseconds, nodes, principal
+/// variation) for each iteration before its move; after `nopost`, none.
+#[test]
+fn xboard_post_shows_the_thinking() {
+    let game = "force\nusermove e2e4\nsd 3\ngo\n";
+    let lines = xboard_run(&format!("new\nvariant bughouse\npost\n{game}"));
+    let thinking: Vec<Vec<&str>> = lines
+        .iter()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w.len() >= 5 && w[..4].iter().all(|n| n.parse::<i64>().is_ok()))
+        .collect();
+    let depths: Vec<&str> = thinking.iter().map(|w| w[0]).collect();
+    assert_eq!(depths, ["1", "2", "3"], "{lines:?}");
+    let pos = Position::from_fen(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1",
+        Rules::fide(),
+    )
+    .expect("a FEN");
+    assert!(pos.parse_uci(thinking[2][4]).is_ok(), "{lines:?}");
+    let last = lines.last().expect("a move");
+    assert!(last.starts_with("move "), "{lines:?}");
+    let quiet = xboard_run(&format!("new\nvariant bughouse\npost\nnopost\n{game}"));
+    assert_eq!(quiet.len(), 1, "{quiet:?}");
+}
+
 /// Clocks, increments and move times beyond any game (or negative, or not numbers) are read
 /// as a year or as nothing: the engine answers instead of overflowing a deadline.
 #[test]
