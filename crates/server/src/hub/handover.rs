@@ -37,6 +37,11 @@ impl Hub {
             .map_or(&[][..], |m| m.watchers.as_slice())
     }
 
+    /// The match a connection watches, if any.
+    pub fn match_of(&self, conn: ConnId) -> Option<&str> {
+        self.conns.get(&conn)?.match_id.as_deref()
+    }
+
     /// Forgets the rematch `rematch_id` wherever it was offered: the store refused its
     /// creation, so there is no such match to send players to.
     pub fn forget_rematch(&mut self, rematch_id: &str) {

@@ -118,14 +118,19 @@ pub enum Input {
 impl Input {
     /// The match a `hello` frame names.
     pub fn hello_match(&self) -> Option<&str> {
+        self.hello().map(|(_, match_id)| match_id)
+    }
+
+    /// The connection of a `hello` frame and the match it names.
+    pub fn hello(&self) -> Option<(ConnId, &str)> {
         match self {
             Input::Frame(
-                _,
+                conn,
                 Ok(ClientFrame {
                     msg: ClientMessage::Hello { match_id, .. },
                     ..
                 }),
-            ) => Some(match_id),
+            ) => Some((*conn, match_id)),
             _ => None,
         }
     }

@@ -41,6 +41,10 @@ pub(crate) struct Commit {
     /// batch's writes) when the batch was handed over ([`Commit::note_watchers`]): the ones
     /// whose messages are withheld when their match's write is refused.
     watching: Vec<(usize, ConnId)>,
+    /// Connections that left a match for another within the batch (by a `hello`), with the
+    /// match they left: they got the batch's messages about it before, so they count among
+    /// its watchers.
+    pub(crate) left: Vec<(ConnId, String)>,
 }
 
 /// What runs once a batch is stored: told whether every write before it (of its match) was
@@ -59,15 +63,19 @@ impl Commit {
         self.after.push((writes, match_id, Box::new(f)));
     }
 
-    /// Notes who watches the match of each of the batch's writes, from the hub that made them.
+    /// Notes who watches the match of each of the batch's writes, from the hub that made them,
+    /// and who left it within the batch.
     pub(crate) fn note_watchers(&mut self, hub: &crate::hub::Hub) {
         let writes = self.effects.iter().filter_map(|e| match e {
             Effect::Store(write) => Some(write),
             _ => None,
         });
         for (n, write) in writes.enumerate() {
-            let watchers = hub.watchers_of(write.match_id());
+            let id = write.match_id();
+            let watchers = hub.watchers_of(id);
             self.watching.extend(watchers.iter().map(|&conn| (n, conn)));
+            let left = self.left.iter().filter(|(_, m)| m == id);
+            self.watching.extend(left.map(|&(conn, _)| (n, conn)));
         }
     }
 
@@ -536,6 +544,18 @@ mod tests {
         assert_eq!(conns, [10, 11, 12]);
         let (matches, conns) = commit.refused_matches(&writes, &[Ok(()), Ok(()), Ok(())]);
         assert!(matches.is_empty() && conns.is_empty());
+    }
+
+    /// A connection that left a match within the batch counts among its watchers, and only
+    /// of that match.
+    #[test]
+    fn a_connection_that_left_a_match_in_the_batch_counts_among_its_watchers() {
+        let mut commit = Commit::default();
+        commit.effects.push(Effect::Store(write_of("a")));
+        commit.effects.push(Effect::Store(write_of("b")));
+        commit.left = vec![(30, "a".into()), (31, "c".into())];
+        commit.note_watchers(&crate::hub::Hub::new([0; 32]));
+        assert_eq!(commit.watching, [(0, 30)]);
     }
 
     /// What waited for a batch is told whether its own match's writes before it were stored:

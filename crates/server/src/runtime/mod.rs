@@ -260,9 +260,14 @@ pub(crate) async fn hub_task(
                 Command::Input(input) => {
                     // A `hello` for a match not in memory (finished and evicted, or unknown):
                     // load it from the database so it can be watched and replayed.
-                    if let Some(id) = input.hello_match() {
+                    if let Some((conn, id)) = input.hello() {
                         let loaded = load.load(&mut hub, id, now).await;
                         commit.effects.extend(loaded.fx);
+                        // Leaving a match: its messages so far in this batch reached this
+                        // connection (withheld with the others' if a write of it is refused).
+                        if let Some(left) = hub.match_of(conn).filter(|m| *m != id) {
+                            commit.left.push((conn, left.to_owned()));
+                        }
                     }
                     commit.effects.extend(hub.apply(input, now));
                 }
