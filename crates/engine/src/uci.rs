@@ -17,7 +17,9 @@
 //! at most `2N + 1` plies, which stops at a mate found), and `ponder`: the engine thinks on the
 //! opponent's time, with no limit, until `ponderhit` (then it searches as the clocks say, from
 //! the table the pondering filled) or `stop` (then it answers with what the pondering found).
-//! `Ponder` is offered as an option, as GUIs look for it before they ponder.
+//! `Ponder` is offered as an option, as GUIs look for it before they ponder; set, `bestmove`
+//! names the reply to ponder on (`bestmove e2e4 ponder e7e5`, the principal variation's second
+//! move).
 //!
 //! `Level` (1 to 8) plays as the bot levels do on one board ([`Level`]: their depth, nodes,
 //! noise and choice among near-best moves; 8, the default, is full strength), and
@@ -34,7 +36,8 @@ use std::time::{Duration, Instant};
 use crate::level::split_mix;
 use crate::search::Options;
 use crate::{
-    mate_in, EngineParams, Level, Limits, SearchConfig, SearchInfo, Searcher, PUBLISHED_RATINGS,
+    mate_in, EngineParams, Level, Limits, SearchConfig, SearchInfo, SearchResult, Searcher,
+    PUBLISHED_RATINGS,
 };
 use bughouse_core::{Move, Position, Rules};
 
@@ -83,6 +86,8 @@ impl Out {
 struct Play {
     level: Level,
     seed: u64,
+    /// `setoption name Ponder value true`: `bestmove` names the reply to ponder on.
+    ponder: bool,
 }
 
 /// The flags of a search under way, set by the command loop.
@@ -100,7 +105,8 @@ struct Flags {
 impl Flags {
     fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
-        self.ponder_over.store(true, Ordering::Relaxed);
+        // Release: whoever sees the pondering over sees why (`stop`, `hit`).
+        self.ponder_over.store(true, Ordering::Release);
     }
 }
 
@@ -127,7 +133,7 @@ fn search(searcher: &mut Searcher, pos: &Position, go: &Go, play: Play, flags: &
     if go.ponder {
         searcher.set_stop_flag(Some(Arc::clone(&flags.ponder_over)));
         best = think(searcher, pos, limits(None), &only, play, start, out);
-        while !flags.ponder_over.load(Ordering::Relaxed) {
+        while !flags.ponder_over.load(Ordering::Acquire) {
             thread::sleep(Duration::from_millis(5));
         }
         start = Instant::now();
@@ -144,13 +150,15 @@ fn search(searcher: &mut Searcher, pos: &Position, go: &Go, play: Play, flags: &
         }
     }
     match best {
-        Some(m) => out.say(&format!("bestmove {m}")),
+        Some((m, Some(reply))) if play.ponder => out.say(&format!("bestmove {m} ponder {reply}")),
+        Some((m, _)) => out.say(&format!("bestmove {m}")),
         None => out.say("bestmove (none)"),
     }
 }
 
 /// One search within `limits` among the root moves `only` (empty: all) at the level of
-/// `play`, printing its info lines (times since `start`); the move chosen.
+/// `play`, printing its info lines (times since `start`); the move chosen, and the reply the
+/// search expects to it (the principal variation's second move) when it has one.
 fn think(
     searcher: &mut Searcher,
     pos: &Position,
@@ -159,14 +167,19 @@ fn think(
     play: Play,
     start: Instant,
     out: &Out,
-) -> Option<Move> {
+) -> Option<(Move, Option<Move>)> {
     let mut info = |i: &SearchInfo| out.say(&info_line(i, start.elapsed().max(i.elapsed)));
     let mut options = Options {
         only: only.to_vec(),
         ..Options::default()
     };
+    let reply = |r: &SearchResult, chosen: Move| match r.pv.as_slice() {
+        [first, second, ..] if *first == chosen => Some(*second),
+        _ => None,
+    };
     if play.level == Level::MAX {
-        return searcher.search_with(pos, limits, options, &mut info).0.best;
+        let r = searcher.search_with(pos, limits, options, &mut info).0;
+        return r.best.map(|best| (best, reply(&r, best)));
     }
     // A weaker level searches within its own depth and nodes too, and chooses as the level
     // does.
@@ -175,8 +188,10 @@ fn think(
     options.exact_root = params.margin > 0;
     let (r, roots) = searcher.search_with(pos, params.limits(limits), options, &mut info);
     let mut state = play.seed;
-    r.best
-        .map(|best| params.choose(best, &roots, &mut || split_mix(&mut state)))
+    let chosen = r
+        .best
+        .map(|best| params.choose(best, &roots, &mut || split_mix(&mut state)))?;
+    Some((chosen, reply(&r, chosen)))
 }
 
 /// A search under way: its thread, its flags, and what of its `go` needs `stop`.
@@ -220,6 +235,8 @@ struct Engine {
     searcher: Option<Searcher>,
     /// The search under way.
     running: Option<Running>,
+    /// `setoption name Ponder`: the GUI ponders, so `bestmove` names the reply to ponder on.
+    ponder: bool,
 }
 
 impl Engine {
@@ -240,6 +257,7 @@ impl Engine {
             searched_at: Level::MAX,
             searcher: Some(Searcher::new(DEFAULT_HASH)),
             running: None,
+            ponder: false,
         }
     }
 
@@ -325,10 +343,14 @@ impl Engine {
                 Ok(())
             }
             // Pondering is the GUI's choice (`go ponder`); nothing to set here.
-            "ponder" => match value.to_ascii_lowercase().as_str() {
-                "true" | "false" => Ok(()),
-                _ => Err(format!("setoption Ponder: {value:?} is not true or false")),
-            },
+            "ponder" => {
+                self.ponder = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("setoption Ponder: {value:?} is not true or false")),
+                };
+                Ok(())
+            }
             "level" => {
                 self.level = value.parse().map_err(|e| format!("setoption Level: {e}"))?;
                 Ok(())
@@ -420,7 +442,7 @@ impl Engine {
                 // From now on the search goes as the clocks say: it ends at its limits.
                 if let Some(running) = &self.running {
                     running.flags.hit.store(true, Ordering::Relaxed);
-                    running.flags.ponder_over.store(true, Ordering::Relaxed);
+                    running.flags.ponder_over.store(true, Ordering::Release);
                 }
                 Ok(())
             }
@@ -436,10 +458,8 @@ impl Engine {
                 self.finish_search(false);
                 self.setoption(args)
             }
-            "position" => {
-                self.finish_search(false);
-                parse_position(args, self.rules).map(|pos| self.position = pos)
-            }
+            // The search under way has its own copy of the position: it goes on.
+            "position" => parse_position(args, self.rules).map(|pos| self.position = pos),
             "go" => {
                 self.finish_search(false);
                 Go::parse(args).map(|go| {
@@ -451,6 +471,7 @@ impl Engine {
                     let play = Play {
                         level: self.playing_level(),
                         seed: split_mix(&mut self.rng),
+                        ponder: self.ponder,
                     };
                     if play.level != self.searched_at {
                         self.searched_at = play.level;

@@ -399,12 +399,15 @@ impl<W: Write> Engine<W> {
                     other.unwrap_or("")
                 )),
             },
-            "force" | "result" => self.playing = None,
+            "force" | "result" => {
+                self.playing = None;
+                self.move_now = false;
+            }
             "go" => self.playing = Some(self.pos.turn()),
             "playother" => self.playing = Some(!self.pos.turn()),
             // Move now: a search under way was already stopped (see [`run`]); a sitting engine
             // moves; otherwise there is nothing to hurry.
-            "?" => self.move_now |= self.to_move(),
+            "?" => self.move_now |= self.to_move() && !self.interrupts.abandoning(),
             "time" => {
                 if let Some(t) = centis(args.first()) {
                     self.ours = t;

@@ -535,37 +535,50 @@ fn uci_stop_ends_the_search_under_way_whatever_its_limits() {
 }
 
 /// `go searchmoves` searches only the moves named (an illegal one is reported and left out),
-/// and `go mate N` stops at a mate found within `2N + 1` plies.
+/// and `go mate N` searches at most `2N + 1` plies, stopping at a mate found.
 #[test]
 fn uci_searchmoves_and_mate_limit_the_search() {
-    let lines = uci_run(
-        "position startpos moves e2e4 e7e5\ngo depth 5 searchmoves a2a3 h2h3 e4e5\n\
-         position fen 6rk/6pp/8/8/8/8/8/K7[N] w - - 0 1\ngo mate 1\n",
-    );
-    let answers: Vec<&str> = lines
-        .iter()
-        .filter_map(|l| l.strip_prefix("bestmove "))
-        .collect();
-    assert_eq!(answers.len(), 2, "{lines:?}");
-    assert!(["a2a3", "h2h3"].contains(&answers[0]), "{lines:?}");
+    let lines =
+        uci_run("position startpos moves e2e4 e7e5\ngo depth 5 searchmoves a2a3 h2h3 e4e5\n");
+    let answer = bestmove(&lines);
+    assert!(["a2a3", "h2h3"].contains(&answer.as_str()), "{lines:?}");
     assert!(
         lines
             .iter()
             .any(|l| l.starts_with("info string error: go searchmoves e4e5")),
         "{lines:?}"
     );
-    assert_eq!(answers[1], "N@f7", "{lines:?}");
+    // No mate within reach: the search goes exactly as deep as `mate 1` allows.
+    let lines = uci_run("position startpos\ngo mate 1\n");
+    assert_eq!(max_depth(&lines), 3, "{lines:?}");
+    let lines = uci_run("position fen 6rk/6pp/8/8/8/8/8/K7[N] w - - 0 1\ngo mate 2\n");
+    assert_eq!(bestmove(&lines), "N@f7", "{lines:?}");
     assert!(
         lines.iter().any(|l| l.contains("score mate 1")),
         "{lines:?}"
     );
-    assert!(max_depth(&lines) <= 5, "{lines:?}");
 }
 
-/// `go ponder` thinks until `ponderhit` (then answers as the clocks say) or `stop` (then at
-/// once), never before; the engine offers the `Ponder` option GUIs look for.
+/// With the `Ponder` option set, `bestmove` names the reply to ponder on; `go ponder` thinks
+/// until `ponderhit` (then searches afresh as the clocks say) or `stop` (then answers at once),
+/// never before.
 #[test]
 fn uci_ponders_until_ponderhit_or_stop() {
+    let after = |fen: &str| Position::from_fen(fen, Rules::fide()).expect("a FEN");
+    let lines = uci_run("setoption name Ponder value true\nposition startpos\ngo depth 4\n");
+    let last = lines.last().expect("a bestmove");
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(
+        (words.len(), words[0], words[2]),
+        (4, "bestmove", "ponder"),
+        "{lines:?}"
+    );
+    let mut pos = Position::new(Rules::fide());
+    let ours = pos.parse_uci(words[1]).expect("legal");
+    pos.play_unchecked(ours);
+    assert!(pos.parse_uci(words[3]).is_ok(), "{lines:?}");
+    let without = uci_run("position startpos\ngo depth 4\n");
+    assert!(!without.iter().any(|l| l.contains("ponder")), "{without:?}");
     for end in ["ponderhit", "stop"] {
         let live = Live::start(uci::run);
         live.send(
@@ -588,23 +601,34 @@ fn uci_ponders_until_ponderhit_or_stop() {
         assert!(!before.iter().any(|l| l.contains("error")), "{before:?}");
         live.send(&format!("{end}\n"));
         let answer = live.wait_for("bestmove ", 1);
-        let pos = Position::from_fen(
-            "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[] b KQkq - 1 2",
-            Rules::fide(),
-        )
-        .expect("a FEN");
-        let mv = answer.strip_prefix("bestmove ").expect("a move");
+        let pos = after("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[] b KQkq - 1 2");
+        let mv = answer.split_whitespace().nth(1).expect("a move");
         assert!(pos.parse_uci(mv).is_ok(), "{end}: {mv} is legal");
         let out = live.out.clone();
         live.quit("quit\n");
+        let lines = out.lines();
         assert_eq!(
-            out.lines()
-                .iter()
-                .filter(|l| l.starts_with("bestmove"))
-                .count(),
+            lines.iter().filter(|l| l.starts_with("bestmove")).count(),
             1
         );
+        // After `ponderhit` a search of its own, from depth 1; after `stop`, none.
+        let searches = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth 1 "))
+            .count();
+        assert_eq!(
+            searches,
+            if end == "ponderhit" { 2 } else { 1 },
+            "{end}: {lines:?}"
+        );
     }
+    // `go ponder infinite` after `ponderhit` is still endless: the next `go` stops it.
+    let lines = uci_run(
+        "position startpos\ngo ponder infinite nodes 500\nponderhit\nposition startpos\n\
+         go nodes 300\n",
+    );
+    let answers = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(answers, 2, "{lines:?}");
 }
 
 /// `?` makes the engine move at once while it thinks, and only that search is hurried: the next
@@ -637,8 +661,14 @@ fn xboard_question_mark_moves_now_and_only_once() {
     live.send(&format!("usermove {reply}\n"));
     std::thread::sleep(std::time::Duration::from_millis(1000));
     assert_eq!(live.count("move "), 1, "{:?}", live.out.lines());
+    let asked = std::time::Instant::now();
     live.send("?\n");
     live.wait_for("move ", 2);
+    let waited = asked.elapsed();
+    assert!(
+        waited < std::time::Duration::from_secs(3),
+        "the second move came {waited:?} after ?"
+    );
     live.quit("quit\n");
 }
 

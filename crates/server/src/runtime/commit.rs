@@ -42,9 +42,9 @@ pub(crate) struct Commit {
     /// whose messages are withheld when their match's write is refused.
     watching: Vec<(usize, ConnId)>,
     /// Connections that left a match for another within the batch (by a `hello`), with the
-    /// match they left: they got the batch's messages about it before, so they count among
-    /// its watchers.
-    pub(crate) left: Vec<(ConnId, String)>,
+    /// match they left and the number of the batch's writes before: they got the batch's
+    /// messages about it until then, so they count among its watchers for those writes.
+    pub(crate) left: Vec<(ConnId, String, usize)>,
 }
 
 /// What runs once a batch is stored: told whether every write before it (of its match) was
@@ -64,7 +64,7 @@ impl Commit {
     }
 
     /// Notes who watches the match of each of the batch's writes, from the hub that made them,
-    /// and who left it within the batch.
+    /// and who left it within the batch after that write.
     pub(crate) fn note_watchers(&mut self, hub: &crate::hub::Hub) {
         let writes = self.effects.iter().filter_map(|e| match e {
             Effect::Store(write) => Some(write),
@@ -74,8 +74,11 @@ impl Commit {
             let id = write.match_id();
             let watchers = hub.watchers_of(id);
             self.watching.extend(watchers.iter().map(|&conn| (n, conn)));
-            let left = self.left.iter().filter(|(_, m)| m == id);
-            self.watching.extend(left.map(|&(conn, _)| (n, conn)));
+            let left = self
+                .left
+                .iter()
+                .filter(|(_, m, before)| m == id && n < *before);
+            self.watching.extend(left.map(|&(conn, _, _)| (n, conn)));
         }
     }
 
@@ -546,14 +549,19 @@ mod tests {
         assert!(matches.is_empty() && conns.is_empty());
     }
 
-    /// A connection that left a match within the batch counts among its watchers, and only
-    /// of that match.
+    /// A connection that left a match within the batch counts among its watchers for the
+    /// writes of that match made before it left, and for nothing else.
     #[test]
     fn a_connection_that_left_a_match_in_the_batch_counts_among_its_watchers() {
         let mut commit = Commit::default();
         commit.effects.push(Effect::Store(write_of("a")));
         commit.effects.push(Effect::Store(write_of("b")));
-        commit.left = vec![(30, "a".into()), (31, "c".into())];
+        commit.effects.push(Effect::Store(write_of("a")));
+        commit.left = vec![
+            (30, "a".into(), 2),
+            (31, "c".into(), 3),
+            (32, "a".into(), 0),
+        ];
         commit.note_watchers(&crate::hub::Hub::new([0; 32]));
         assert_eq!(commit.watching, [(0, 30)]);
     }

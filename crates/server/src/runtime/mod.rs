@@ -266,7 +266,12 @@ pub(crate) async fn hub_task(
                         // Leaving a match: its messages so far in this batch reached this
                         // connection (withheld with the others' if a write of it is refused).
                         if let Some(left) = hub.match_of(conn).filter(|m| *m != id) {
-                            commit.left.push((conn, left.to_owned()));
+                            let writes = commit
+                                .effects
+                                .iter()
+                                .filter(|e| matches!(e, Effect::Store(_)))
+                                .count();
+                            commit.left.push((conn, left.to_owned(), writes));
                         }
                     }
                     commit.effects.extend(hub.apply(input, now));
