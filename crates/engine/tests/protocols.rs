@@ -700,6 +700,22 @@ fn xboard_force_and_result_end_a_search_without_a_move() {
             out.lines()
         );
     }
+    // The arena's way when an engine's time is up: `?`, then `force`. Whether a move came in
+    // between or not, the next `go` thinks as long as usual (a thirtieth of 300 s: seconds),
+    // not hurried.
+    let live = Live::start(xboard::run);
+    live.send(
+        "xboard\nprotover 2\nnew\nvariant bughouse\nforce\nusermove e2e4\ntime 30000\n\
+         otim 30000\ngo\n",
+    );
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    live.send("?\nforce\nping 8\n");
+    live.wait_for("pong 8", 1);
+    let moves = live.count("move ");
+    live.send("go\n");
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    assert_eq!(live.count("move "), moves, "{:?}", live.out.lines());
+    live.quit("quit\n");
 }
 
 /// Words of both protocols (commands, arguments, moves, positions, absurd numbers) that the
