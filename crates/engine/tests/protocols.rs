@@ -130,11 +130,7 @@ fn xboard_post_shows_the_thinking() {
         .collect();
     let depths: Vec<&str> = thinking.iter().map(|w| w[0]).collect();
     assert_eq!(depths, ["1", "2", "3"], "{lines:?}");
-    let pos = Position::from_fen(
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1",
-        Rules::fide(),
-    )
-    .expect("a FEN");
+    let pos = after_e4();
     assert!(pos.parse_uci(thinking[2][4]).is_ok(), "{lines:?}");
     let last = lines.last().expect("a move");
     assert!(last.starts_with("move "), "{lines:?}");
@@ -442,6 +438,15 @@ impl std::io::Read for ChannelReader {
     }
 }
 
+/// The position after 1. e4, Black to move.
+fn after_e4() -> Position {
+    Position::from_fen(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1",
+        Rules::fide(),
+    )
+    .expect("a FEN")
+}
+
 /// A front end fed line by line while it runs, as from a GUI's pipe.
 struct Live {
     tx: std::sync::mpsc::Sender<String>,
@@ -485,6 +490,20 @@ impl Live {
         }
     }
 
+    /// Sends `text` and waits for the `count`th line starting with `prefix`, which must come
+    /// within 3 s (the search it ends had seconds left); returns that line.
+    fn answered_soon(&self, text: &str, prefix: &str, count: usize) -> String {
+        let asked = std::time::Instant::now();
+        self.send(text);
+        let line = self.wait_for(prefix, count);
+        let waited = asked.elapsed();
+        assert!(
+            waited < std::time::Duration::from_secs(3),
+            "{prefix:?} came {waited:?} after {text:?}"
+        );
+        line
+    }
+
     fn count(&self, prefix: &str) -> usize {
         self.out
             .lines()
@@ -505,11 +524,7 @@ impl Live {
 /// level's. The answer is a legal move of the position searched.
 #[test]
 fn uci_stop_ends_the_search_under_way_whatever_its_limits() {
-    let after_e4 = Position::from_fen(
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1",
-        Rules::fide(),
-    )
-    .expect("a FEN");
+    let after_e4 = after_e4();
     for (setup, go) in [
         ("", "go movetime 9000"),
         ("", "go wtime 900000 btime 900000"),
@@ -520,14 +535,7 @@ fn uci_stop_ends_the_search_under_way_whatever_its_limits() {
         let live = Live::start(uci::run);
         live.send(&format!("{setup}position startpos moves e2e4\n{go}\n"));
         live.wait_for("info depth 3", 1);
-        let stopped = std::time::Instant::now();
-        live.send("stop\n");
-        let answer = live.wait_for("bestmove ", 1);
-        let waited = stopped.elapsed();
-        assert!(
-            waited < std::time::Duration::from_secs(3),
-            "{go}: bestmove {waited:?} after stop"
-        );
+        let answer = live.answered_soon("stop\n", "bestmove ", 1);
         let mv = answer.strip_prefix("bestmove ").expect("a move");
         assert!(after_e4.parse_uci(mv).is_ok(), "{go}: {mv} is legal");
         live.quit("quit\n");
@@ -639,19 +647,8 @@ fn xboard_question_mark_moves_now_and_only_once() {
     live.send("xboard\nprotover 2\nnew\nvariant bughouse\nst 9\nforce\nusermove e2e4\ngo\n");
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert_eq!(live.count("move "), 0, "{:?}", live.out.lines());
-    let asked = std::time::Instant::now();
-    live.send("?\n");
-    let first = live.wait_for("move ", 1);
-    let waited = asked.elapsed();
-    assert!(
-        waited < std::time::Duration::from_secs(3),
-        "the move came {waited:?} after ?"
-    );
-    let mut pos = Position::from_fen(
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1",
-        Rules::fide(),
-    )
-    .expect("a FEN");
+    let first = live.answered_soon("?\n", "move ", 1);
+    let mut pos = after_e4();
     let ours = pos
         .parse_uci(first.strip_prefix("move ").expect("a move"))
         .expect("a legal move");
@@ -661,14 +658,7 @@ fn xboard_question_mark_moves_now_and_only_once() {
     live.send(&format!("usermove {reply}\n"));
     std::thread::sleep(std::time::Duration::from_millis(1000));
     assert_eq!(live.count("move "), 1, "{:?}", live.out.lines());
-    let asked = std::time::Instant::now();
-    live.send("?\n");
-    live.wait_for("move ", 2);
-    let waited = asked.elapsed();
-    assert!(
-        waited < std::time::Duration::from_secs(3),
-        "the second move came {waited:?} after ?"
-    );
+    live.answered_soon("?\n", "move ", 2);
     live.quit("quit\n");
 }
 
@@ -680,14 +670,7 @@ fn xboard_force_and_result_end_a_search_without_a_move() {
         let live = Live::start(xboard::run);
         live.send("xboard\nprotover 2\nnew\nvariant bughouse\nst 9\nforce\nusermove e2e4\ngo\n");
         std::thread::sleep(std::time::Duration::from_millis(300));
-        let asked = std::time::Instant::now();
-        live.send(&format!("{stop}\nping 7\n"));
-        live.wait_for("pong 7", 1);
-        let waited = asked.elapsed();
-        assert!(
-            waited < std::time::Duration::from_secs(3),
-            "{stop}: answered {waited:?} later"
-        );
+        live.answered_soon(&format!("{stop}\nping 7\n"), "pong 7", 1);
         let out = live.out.clone();
         live.quit("quit\n");
         assert_eq!(
