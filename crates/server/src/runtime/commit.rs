@@ -45,6 +45,8 @@ pub(crate) struct Commit {
     /// match they left and the number of the batch's writes before: they got the batch's
     /// messages about it until then, so they count among its watchers for those writes.
     pub(crate) left: Vec<(ConnId, String, usize)>,
+    /// When the hub began the batch, if its stages are timed (`stages.rs`).
+    pub(crate) begun: Option<std::time::Instant>,
 }
 
 /// What runs once a batch is stored: told whether every write before it (of its match) was
@@ -362,9 +364,13 @@ pub(crate) async fn sender(
     rater: Rater,
 ) {
     let mut senders: HashMap<ConnId, OutSender> = HashMap::new();
+    let mut stages = super::stages::Stages::new("the sender", &["store", "send"]);
     while let Some(handed) = rx.recv().await {
         let (commits, (writes, results)) = stored_ends(handed, &finished, &rater).await;
+        let stored_at = std::time::Instant::now();
         for mut commit in commits {
+            let begun = commit.begun;
+            let writes_of_batch = commit.written.len();
             let refused = commit.first_refused(&results);
             if let Some(at) = refused {
                 let (matches, watchers) = commit.refused_matches(&writes, &results);
@@ -381,11 +387,19 @@ pub(crate) async fn sender(
                 }
             }
             send(std::mem::take(&mut commit.effects), &senders);
+            if let (Some(stages), Some(begun)) = (&mut stages, begun) {
+                // Once per write: the figures are those of a write (a move, mostly).
+                stages.record_n(0, stored_at - begun, writes_of_batch);
+                stages.record_n(1, stored_at.elapsed(), writes_of_batch);
+            }
             for (count, match_id, after) in std::mem::take(&mut commit.after) {
                 let stored = refused.is_none()
                     || commit.all_stored(count, match_id.as_deref(), &writes, &results);
                 after(stored);
             }
+        }
+        if let Some(stages) = &mut stages {
+            stages.report_if_due();
         }
     }
 }

@@ -13,6 +13,7 @@ mod lobby;
 mod outbox;
 mod reload;
 mod shards;
+mod stages;
 mod thread;
 mod writer;
 
@@ -206,6 +207,8 @@ pub(crate) async fn hub_task(
     tokio::spawn(committer(commit_rx, writer.clone(), finished, rater));
     let mut batch = Vec::with_capacity(BATCH);
     let mut reloaded = reload::Reloads::default();
+    let mut stages = stages::Stages::new("the hub", &["apply", "away"]);
+    let mut passed = std::time::Instant::now();
     loop {
         // Wake for the next flag fall (its deadline includes the grace for lag).
         let wake = hub.next_deadline().map(|t| t + Duration::from_millis(1));
@@ -228,8 +231,13 @@ pub(crate) async fn hub_task(
             () = sleep => {}
         }
         reload::first(&mut batch, first, &mut reloads);
+        let begun = std::time::Instant::now();
         let now = started.elapsed();
         let mut commit = Commit::default();
+        if let Some(stages) = &mut stages {
+            stages.record(1, begun - passed);
+            commit.begun = Some(begun);
+        }
         let mut stop = None;
         let load = Loader {
             store: &store,
@@ -426,6 +434,11 @@ pub(crate) async fn hub_task(
             return;
         }
         hub.evict_finished();
+        passed = std::time::Instant::now();
+        if let Some(stages) = &mut stages {
+            stages.record(0, passed - begun);
+            stages.report_if_due();
+        }
     }
 }
 
