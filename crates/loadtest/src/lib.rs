@@ -10,7 +10,7 @@
 
 pub mod chaos;
 pub mod client;
-pub mod histogram;
+pub use bughouse_histogram as histogram;
 pub mod load;
 pub mod procfs;
 mod stats;

@@ -364,10 +364,10 @@ pub(crate) async fn sender(
     rater: Rater,
 ) {
     let mut senders: HashMap<ConnId, OutSender> = HashMap::new();
-    let mut stages = super::stages::Stages::new("the sender", &["store", "send"]);
+    let mut stages = super::stages::Stages::new("the sender", super::stages::SENDER);
     while let Some(handed) = rx.recv().await {
         let (commits, (writes, results)) = stored_ends(handed, &finished, &rater).await;
-        let stored_at = std::time::Instant::now();
+        let stored_at = stages.as_ref().map(|_| std::time::Instant::now());
         for mut commit in commits {
             let begun = commit.begun;
             let writes_of_batch = commit.written.len();
@@ -387,10 +387,11 @@ pub(crate) async fn sender(
                 }
             }
             send(std::mem::take(&mut commit.effects), &senders);
-            if let (Some(stages), Some(begun)) = (&mut stages, begun) {
+            if let (Some(stages), Some(begun), Some(stored_at)) = (&mut stages, begun, stored_at) {
                 // Once per write: the figures are those of a write (a move, mostly).
-                stages.record_n(0, stored_at - begun, writes_of_batch);
-                stages.record_n(1, stored_at.elapsed(), writes_of_batch);
+                use super::stages::{SEND, STORE};
+                stages.record_n(STORE, stored_at - begun, writes_of_batch);
+                stages.record_n(SEND, stored_at.elapsed(), writes_of_batch);
             }
             for (count, match_id, after) in std::mem::take(&mut commit.after) {
                 let stored = refused.is_none()

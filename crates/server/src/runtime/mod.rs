@@ -207,8 +207,9 @@ pub(crate) async fn hub_task(
     tokio::spawn(committer(commit_rx, writer.clone(), finished, rater));
     let mut batch = Vec::with_capacity(BATCH);
     let mut reloaded = reload::Reloads::default();
-    let mut stages = stages::Stages::new("the hub", &["apply", "away"]);
-    let mut passed = std::time::Instant::now();
+    let mut stages = stages::Stages::new("the hub", stages::HUB);
+    // When the last pass ended, if the stages are timed.
+    let mut passed = stages.as_ref().map(|_| std::time::Instant::now());
     loop {
         // Wake for the next flag fall (its deadline includes the grace for lag).
         let wake = hub.next_deadline().map(|t| t + Duration::from_millis(1));
@@ -231,13 +232,13 @@ pub(crate) async fn hub_task(
             () = sleep => {}
         }
         reload::first(&mut batch, first, &mut reloads);
-        let begun = std::time::Instant::now();
         let now = started.elapsed();
         let mut commit = Commit::default();
-        if let Some(stages) = &mut stages {
-            stages.record(1, begun - passed);
-            commit.begun = Some(begun);
+        let begun = stages.as_ref().map(|_| std::time::Instant::now());
+        if let (Some(stages), Some(begun), Some(passed)) = (&mut stages, begun, passed) {
+            stages.record(stages::AWAY, begun - passed);
         }
+        commit.begun = begun;
         let mut stop = None;
         let load = Loader {
             store: &store,
@@ -434,10 +435,13 @@ pub(crate) async fn hub_task(
             return;
         }
         hub.evict_finished();
-        passed = std::time::Instant::now();
         if let Some(stages) = &mut stages {
-            stages.record(0, passed - begun);
+            let ended = std::time::Instant::now();
+            if let Some(begun) = begun {
+                stages.record(stages::APPLY, ended - begun);
+            }
             stages.report_if_due();
+            passed = Some(ended);
         }
     }
 }

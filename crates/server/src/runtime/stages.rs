@@ -8,16 +8,28 @@
 //! - `send`: from the transaction being stored to the batch's messages being handed to the
 //!   sockets (the batches of the same transaction before it, then its own), also per write.
 //!
-//! Off (the default), nothing is timed.
+//! Off (the default), nothing is timed and the clock is not read.
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use bughouse_histogram::Histogram;
+
 /// How often a shard reports.
 const EVERY: Duration = Duration::from_secs(5);
 
+/// The hub task's stages.
+pub(crate) const APPLY: usize = 0;
+pub(crate) const AWAY: usize = 1;
+pub(crate) const HUB: &[&str] = &["apply", "away"];
+
+/// The sender's stages.
+pub(crate) const STORE: usize = 0;
+pub(crate) const SEND: usize = 1;
+pub(crate) const SENDER: &[&str] = &["store", "send"];
+
 /// Whether `BUGHOUSE_STAGE_STATS` asks for the figures (read once).
-pub(crate) fn enabled() -> bool {
+fn enabled() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
     *ON.get_or_init(|| {
         std::env::var("BUGHOUSE_STAGE_STATS").is_ok_and(|v| !v.is_empty() && v != "0")
@@ -28,8 +40,8 @@ pub(crate) fn enabled() -> bool {
 pub(crate) struct Stages {
     who: String,
     names: &'static [&'static str],
-    /// Microseconds, one list per stage.
-    samples: Vec<Vec<u32>>,
+    /// One histogram per stage.
+    times: Vec<Histogram>,
     since: Instant,
 }
 
@@ -37,15 +49,19 @@ impl Stages {
     /// Timings of `names`, reported as `what` of the current thread, or `None` when the figures
     /// are off.
     pub(crate) fn new(what: &str, names: &'static [&'static str]) -> Option<Stages> {
-        enabled().then(|| Stages {
+        enabled().then(|| Stages::named(what, names))
+    }
+
+    fn named(what: &str, names: &'static [&'static str]) -> Stages {
+        Stages {
             who: format!(
                 "{what} on {}",
                 std::thread::current().name().unwrap_or("a thread")
             ),
             names,
-            samples: vec![Vec::new(); names.len()],
+            times: vec![Histogram::default(); names.len()],
             since: Instant::now(),
-        })
+        }
     }
 
     /// One duration of stage `i`.
@@ -55,10 +71,22 @@ impl Stages {
 
     /// `n` equal durations of stage `i` (a batch's time, once for each of its writes).
     pub(crate) fn record_n(&mut self, i: usize, d: Duration, n: usize) {
-        if let Some(s) = self.samples.get_mut(i) {
-            let us = u32::try_from(d.as_micros()).unwrap_or(u32::MAX);
-            s.extend(std::iter::repeat_n(us, n));
+        if let Some(h) = self.times.get_mut(i) {
+            let us = u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+            h.record_n(us, n as u64);
         }
+    }
+
+    /// The report's text: ` name n=N p50 … ms  p90 … ms  p99 … ms  max … ms;` per stage.
+    fn summary(&self) -> String {
+        self.names
+            .iter()
+            .zip(&self.times)
+            .map(|(name, h)| match h.count {
+                0 => format!(" {name} n=0;"),
+                n => format!(" {name} n={n} {};", h.quantiles_text()),
+            })
+            .collect()
     }
 
     /// Logs the figures and starts anew when they are due.
@@ -66,39 +94,15 @@ impl Stages {
         if self.since.elapsed() < EVERY {
             return;
         }
-        let mut line = String::new();
-        for (name, samples) in self.names.iter().zip(&mut self.samples) {
-            line.push_str(&summary(name, samples));
-            samples.clear();
-        }
         tracing::info!(
-            "stages of {} over {:.1} s:{line}",
+            "stages of {} over {:.1} s:{}",
             self.who,
-            self.since.elapsed().as_secs_f64()
+            self.since.elapsed().as_secs_f64(),
+            self.summary()
         );
+        self.times.fill_with(Histogram::default);
         self.since = Instant::now();
     }
-}
-
-/// ` name n=N p50 … p90 … p99 … max … ms`, the samples sorted in place.
-fn summary(name: &str, samples: &mut [u32]) -> String {
-    if samples.is_empty() {
-        return format!(" {name} n=0;");
-    }
-    samples.sort_unstable();
-    let at = |q: f64| {
-        // Nearest rank: the smallest sample with at least q of them at or below it.
-        let rank = (q * samples.len() as f64).ceil() as usize;
-        f64::from(samples[rank.clamp(1, samples.len()) - 1]) / 1000.0
-    };
-    format!(
-        " {name} n={} p50 {:.2} p90 {:.2} p99 {:.2} max {:.2} ms;",
-        samples.len(),
-        at(0.5),
-        at(0.9),
-        at(0.99),
-        at(1.0)
-    )
 }
 
 #[cfg(test)]
@@ -106,33 +110,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_summary_gives_nearest_rank_percentiles_in_milliseconds() {
-        let mut samples: Vec<u32> = (1..=100).rev().map(|ms| ms * 1000).collect();
-        assert_eq!(
-            summary("store", &mut samples),
-            " store n=100 p50 50.00 p90 90.00 p99 99.00 max 100.00 ms;"
+    fn durations_go_to_their_stage_once_per_write() {
+        let mut stages = Stages::named("the sender", SENDER);
+        stages.record_n(STORE, Duration::from_millis(3), 2);
+        stages.record(STORE, Duration::from_millis(40));
+        stages.record_n(SEND, Duration::from_millis(1), 0);
+        stages.record(7, Duration::from_millis(1));
+        assert_eq!(stages.times[STORE].count, 3);
+        assert_eq!(stages.times[STORE].max_us, 40_000);
+        // The histogram's buckets are within 1%.
+        assert!((stages.times[STORE].quantile_ms(0.5) - 3.0).abs() < 0.03);
+        let summary = stages.summary();
+        assert!(summary.starts_with(" store n=3 p50 3.0"), "{summary}");
+        assert!(
+            summary.ends_with("p90 40.00 ms  p99 40.00 ms  max 40.00 ms; send n=0;"),
+            "{summary}"
         );
-        let mut one = vec![1500];
-        assert_eq!(
-            summary("send", &mut one),
-            " send n=1 p50 1.50 p90 1.50 p99 1.50 max 1.50 ms;"
-        );
-        assert_eq!(summary("apply", &mut []), " apply n=0;");
     }
 
     #[test]
-    fn durations_go_to_their_stage_and_beyond_u32_saturate() {
-        let mut stages = Stages {
-            who: "test".into(),
-            names: &["a", "b"],
-            samples: vec![Vec::new(); 2],
-            since: Instant::now(),
-        };
-        stages.record(0, Duration::from_micros(7));
-        stages.record(1, Duration::from_secs(10_000));
-        stages.record(2, Duration::from_micros(1));
-        stages.record_n(0, Duration::from_micros(3), 2);
-        stages.record_n(1, Duration::from_micros(3), 0);
-        assert_eq!(stages.samples, vec![vec![7, 3, 3], vec![u32::MAX]]);
+    fn a_duration_beyond_the_histogram_saturates() {
+        let mut stages = Stages::named("the hub", HUB);
+        stages.record(AWAY, Duration::MAX);
+        assert_eq!(stages.times[AWAY].count, 1);
+        assert_eq!(stages.times[APPLY].count, 0);
     }
 }

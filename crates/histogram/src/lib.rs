@@ -1,4 +1,5 @@
-//! The latency histogram: microseconds in log-linear buckets, merged across workers.
+//! The latency histogram: microseconds in log-linear buckets, merged across the load tool's
+//! workers, and kept by the server's stage timings.
 
 use std::collections::BTreeMap;
 
@@ -40,8 +41,16 @@ fn bucket_top(b: u32) -> u64 {
 impl Histogram {
     /// Records one value, in microseconds.
     pub fn record(&mut self, us: u64) {
-        *self.buckets.entry(bucket_of(us)).or_insert(0) += 1;
-        self.count += 1;
+        self.record_n(us, 1);
+    }
+
+    /// Records `n` equal values, in microseconds (a batch's time, once for each of its moves).
+    pub fn record_n(&mut self, us: u64, n: u64) {
+        if n == 0 {
+            return;
+        }
+        *self.buckets.entry(bucket_of(us)).or_insert(0) += n;
+        self.count += n;
         self.max_us = self.max_us.max(us);
     }
 
@@ -106,5 +115,23 @@ mod tests {
         assert!((h.quantile_ms(0.5) - 5.0).abs() < 0.05);
         assert!((h.quantile_ms(0.99) - 9.9).abs() < 0.1);
         assert_eq!(h.max_us, 10_000);
+    }
+
+    #[test]
+    fn equal_values_at_once_count_as_many() {
+        let mut at_once = Histogram::default();
+        at_once.record_n(3_000, 9);
+        at_once.record_n(50_000, 1);
+        at_once.record_n(90_000, 0);
+        let mut one_by_one = Histogram::default();
+        for _ in 0..9 {
+            one_by_one.record(3_000);
+        }
+        one_by_one.record(50_000);
+        assert_eq!(at_once.count, 10);
+        assert_eq!(at_once.max_us, 50_000);
+        for q in [0.5, 0.9, 1.0] {
+            assert_eq!(at_once.quantile_ms(q), one_by_one.quantile_ms(q));
+        }
     }
 }
