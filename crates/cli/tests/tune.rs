@@ -21,8 +21,11 @@ fn tune_collects_positions_fits_weights_and_the_arena_plays_them() {
         "bot:2",
         "--team2",
         "bot:1",
+        // Levels 1 and 2 stop at a few thousand nodes, so a match takes about a second
+        // whatever the clock; a long clock keeps a bot slowed by the tests beside it (a debug
+        // build, two cores) from losing on time in its first moves, which leaves no position.
         "--time",
-        "2s+0",
+        "20s+0",
         "--seed",
         "3",
         "--games-out",
@@ -32,7 +35,13 @@ fn tune_collects_positions_fits_weights_and_the_arena_plays_them() {
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let lines = std::fs::read_to_string(&positions).expect("positions written");
-    assert!(lines.lines().count() > 20, "too few positions: {lines}");
+    assert!(
+        lines.lines().count() > 20,
+        "too few positions: {lines}\n{}{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr),
+        std::fs::read_to_string(&games).unwrap_or_default()
+    );
     for line in lines.lines() {
         let (result, fen) = line.split_once(' ').expect("RESULT FEN");
         assert!(["0", "0.5", "1"].contains(&result), "{line}");
