@@ -90,7 +90,7 @@ fn main() {
         let mut out = Vec::new();
         for e in &fx {
             if let Effect::Send(_, msg) = e {
-                let json = encode(msg).unwrap();
+                let json = encode(msg).unwrap().to_text();
                 assert!(!json.contains(r#""type":"error""#), "{json}");
                 out.push(json);
                 messages += 1;

@@ -805,3 +805,79 @@ fn signed_in_seats_and_rated_matches() {
         .any(|e| matches!(e, Effect::Store(Write::FinishMatch { .. }))));
     assert!(!fx.iter().any(|e| matches!(e, Effect::Rate(_))));
 }
+
+/// Every `moved` of a long random match carries both boards as they stand and, to the player to
+/// move on each, exactly his legal moves: checked against the rules engine replaying the same
+/// moves. A board the move did not touch is sent as kept from before, unless a capture sent a
+/// piece to its reserves (then its drops must be there).
+#[test]
+fn every_moved_shows_both_boards_as_they_stand() {
+    use bughouse_core::{BoardId, Color, Match, Preset, Seat};
+    let mut h = Harness::new();
+    let id = h.create("fide", "5+0");
+    h.seat_four(&id);
+    let mut oracle = Match::new(Preset::Fide.rules(), "5+0".parse().expect("a time control"));
+    oracle.start(Duration::ZERO).expect("starts");
+    let conn_of =
+        |seat: Seat| 1 + 2 * seat.board.index() as u64 + u64::from(seat.color == Color::Black);
+    let legal_of = |m: &Match, b: BoardId| -> Vec<String> {
+        m.position(b)
+            .legal_moves()
+            .iter()
+            .map(|mv| mv.uci().as_str().to_owned())
+            .collect()
+    };
+    let mut rng = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut drops_seen = 0;
+    for ply in 0..400u64 {
+        let open: Vec<BoardId> = BoardId::ALL
+            .into_iter()
+            .filter(|b| oracle.game_end(*b).is_none() && !legal_of(&oracle, *b).is_empty())
+            .collect();
+        if open.is_empty() || oracle.result().is_some() {
+            break;
+        }
+        let board = open[(next() % open.len() as u64) as usize];
+        let moves = legal_of(&oracle, board);
+        let uci = moves[(next() % moves.len() as u64) as usize].clone();
+        let seat = oracle.to_move(board);
+        let mv = oracle.position(board).parse_uci(&uci).expect("legal");
+        h.now += Duration::from_millis(100);
+        oracle
+            .play(seat, mv, Duration::from_millis(100 * (ply + 1)))
+            .expect("legal in the oracle");
+        let fx = h.play(conn_of(seat), &uci);
+        assert_eq!(error_code(&fx, conn_of(seat)), None, "{uci}");
+        for seat in Seat::ALL {
+            let conn = conn_of(seat);
+            let moved = to(&fx, conn).into_iter().find_map(|m| match m {
+                ServerMessage::Moved { board, other, .. } => Some([board, other]),
+                _ => None,
+            });
+            let Some(states) = moved else {
+                panic!("no moved for {conn} at ply {ply}")
+            };
+            for state in states {
+                let b = BoardId::ALL[usize::from(state.board.to_string() == "B")];
+                assert_eq!(state.fen, oracle.position(b).fen(), "ply {ply}");
+                let expected = (oracle.result().is_none()
+                    && oracle.game_end(b).is_none()
+                    && oracle.to_move(b) == seat)
+                    .then(|| legal_of(&oracle, b));
+                let got = state.legal.map(|l| l.iter().map(str::to_owned).collect());
+                assert_eq!(got, expected, "ply {ply}, board {b:?}, seat {seat:?}");
+                if let Some(list) = &got {
+                    drops_seen += list.iter().filter(|m| m.contains('@')).count();
+                }
+            }
+        }
+    }
+    // The match went through captures: drops were offered.
+    assert!(drops_seen > 0);
+}

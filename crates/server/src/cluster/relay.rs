@@ -201,7 +201,7 @@ async fn remote_connection(
                     &to,
                     &Wire::Out {
                         conn: origin_conn,
-                        text: text.as_str().to_owned(),
+                        text: text.to_text(),
                     },
                 ),
                 Outgoing::Close => {

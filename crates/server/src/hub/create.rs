@@ -97,6 +97,7 @@ impl Hub {
                 game: Match::new(rules, tc),
                 seats: [None, None, None, None],
                 watchers: Vec::new(),
+                seen: [None, None],
                 epoch: self.now,
                 ahead: Duration::ZERO,
                 last_moves: [None, None],

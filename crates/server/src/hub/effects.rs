@@ -64,12 +64,53 @@ impl EventKind {
     }
 }
 
+/// The text of a text frame, shared by all its recipients: UTF-8 by construction, since it is
+/// made only from a `String` or by serde_json (which writes UTF-8 only), so it is not checked
+/// again on its way to the sockets (that check was 1.2% of the machine's time at 4,900
+/// matches).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameText(bytes::Bytes);
+
+impl FrameText {
+    /// The bytes, as the frame carries them.
+    pub fn bytes(&self) -> &bytes::Bytes {
+        &self.0
+    }
+
+    /// The text's length in bytes.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the text is empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The text (a copy).
+    pub fn to_text(&self) -> String {
+        // Always valid: see the type's invariant.
+        String::from_utf8_lossy(&self.0).into_owned()
+    }
+}
+
+impl From<String> for FrameText {
+    fn from(s: String) -> FrameText {
+        FrameText(s.into())
+    }
+}
+
+impl From<&'static str> for FrameText {
+    fn from(s: &'static str) -> FrameText {
+        FrameText(bytes::Bytes::from_static(s.as_bytes()))
+    }
+}
+
 /// A message as JSON text, the way the sender puts it on the wire (once for all its
 /// recipients). The buffer starts at the size of a typical `moved`, so that most messages are
 /// written without growing it.
-pub fn encode(msg: &ServerMessage) -> Result<String, serde_json::Error> {
+pub fn encode(msg: &ServerMessage) -> Result<FrameText, serde_json::Error> {
     let mut buf = Vec::with_capacity(768);
     serde_json::to_writer(&mut buf, msg)?;
-    // serde_json writes UTF-8 only.
-    Ok(String::from_utf8(buf).unwrap_or_default())
+    Ok(FrameText(buf.into()))
 }

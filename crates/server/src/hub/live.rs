@@ -66,6 +66,81 @@ pub(super) struct LiveMatch {
     pub(super) allow_bots: bool,
     /// What the rated match changed, once its ratings are applied.
     pub(super) rating_changes: Option<RatingChanges>,
+    /// Each board as last shown in a `moved`, by board index (see [`SeenBoard`]).
+    pub(super) seen: [Option<SeenBoard>; 2],
+}
+
+/// A board as everyone sees it, and the legal moves of the player to move on it once asked
+/// for, kept with what they were made from. A move on one board leaves the other as it was
+/// unless a capture sent a piece to its reserves: its FEN, claims and legal moves are then not
+/// made again for the next `moved`.
+#[derive(Clone)]
+pub(super) struct SeenBoard {
+    made_of: SeenKey,
+    state: BoardState,
+    legal: Option<Option<UciList>>,
+}
+
+/// Everything a board's state and legal moves depend on: its position (the moves played on it
+/// and its reserves; the pieces on it change only by its own moves), whether the match has
+/// started or finished, and whether the board's game has ended.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct SeenKey {
+    fullmoves: u32,
+    turn: bughouse_core::Color,
+    reserves: [bughouse_core::Reserve; 2],
+    started: bool,
+    finished: bool,
+    ended: bool,
+}
+
+impl LiveMatch {
+    fn seen_key(&self, board: BoardId) -> SeenKey {
+        let pos = self.game.position(board);
+        SeenKey {
+            fullmoves: pos.fullmoves(),
+            turn: pos.turn(),
+            reserves: [
+                *pos.reserve(bughouse_core::Color::White),
+                *pos.reserve(bughouse_core::Color::Black),
+            ],
+            started: self.game.is_started(),
+            finished: self.finished,
+            ended: self.game.game_end(board).is_some(),
+        }
+    }
+
+    /// The kept view of `board`, made again first if anything it depends on has changed.
+    fn seen_entry(&mut self, board: BoardId) -> &mut SeenBoard {
+        let key = self.seen_key(board);
+        let i = board.index();
+        if self.seen[i].as_ref().is_none_or(|s| s.made_of != key) {
+            self.seen[i] = Some(SeenBoard {
+                made_of: key,
+                state: self.board_state(board, None),
+                legal: None,
+            });
+        }
+        self.seen[i].get_or_insert_with(|| unreachable!("just set"))
+    }
+
+    /// `board` as everyone sees it (no legal moves), as [`LiveMatch::board_state`] makes it.
+    pub(super) fn seen_state(&mut self, board: BoardId) -> BoardState {
+        self.seen_entry(board).state.clone()
+    }
+
+    /// The legal moves of the player to move on `board`, as [`LiveMatch::legal`] gives them
+    /// to him.
+    pub(super) fn seen_legal(&mut self, board: BoardId) -> Option<UciList> {
+        let to_move = self.game.to_move(board);
+        if self.seen_entry(board).legal.is_none() {
+            let legal = self.legal(board, Some(to_move));
+            self.seen[board.index()]
+                .get_or_insert_with(|| unreachable!("kept by seen_entry"))
+                .legal = Some(legal);
+        }
+        self.seen_entry(board).legal.clone().flatten()
+    }
 }
 
 /// An acknowledged action, or one the store refused (answered `not_stored` when it is sent

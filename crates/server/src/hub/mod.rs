@@ -41,7 +41,7 @@ use rand::{RngCore, SeedableRng};
 use sha2::{Digest, Sha256};
 
 pub use bughouse_store::Write;
-pub use effects::{encode, Effect, EventKind};
+pub use effects::{encode, Effect, EventKind, FrameText};
 pub use live::rule_settings;
 use live::*;
 pub use lobby::{

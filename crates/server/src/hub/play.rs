@@ -155,8 +155,8 @@ impl Hub {
         true
     }
 
-    pub(super) fn send_moved(&self, id: &str, ply: usize, seq: u64, fx: &mut Vec<Effect>) {
-        let Some(m) = self.matches.get(id) else {
+    pub(super) fn send_moved(&mut self, id: &str, ply: usize, seq: u64, fx: &mut Vec<Effect>) {
+        let Some(m) = self.matches.get_mut(id) else {
             return;
         };
         let Some(info) = m.move_info(ply) else {
@@ -164,18 +164,31 @@ impl Hub {
         };
         let board = m.game.record()[ply].seat.board;
         let clocks = m.clocks(self.now);
-        // Both boards as everyone sees them, made once (FEN and all); the players to move get
-        // a copy with their legal moves added.
-        let seen = m.board_state(board, None);
-        let seen_other = m.board_state(board.other(), None);
-        let with_legal = |state: &BoardState, b: BoardId, you: Option<Seat>| BoardState {
-            legal: m.legal(b, you),
+        // Both boards as everyone sees them, made once (FEN and all; the other board kept from
+        // the last `moved` when nothing of it changed); the players to move get a copy with
+        // their legal moves added.
+        let boards = [board, board.other()];
+        let seen = m.seen_state(board);
+        let seen_other = m.seen_state(board.other());
+        let seat_of = |w: &ConnId| self.conns.get(w).and_then(|c| c.seat);
+        let watched = |m: &LiveMatch, b: BoardId| {
+            let to_move = m.game.to_move(b);
+            m.watchers.iter().any(|w| seat_of(w) == Some(to_move))
+        };
+        // The legal moves of each board's player to move, made only if he watches.
+        let legal = boards.map(|b| if watched(m, b) { m.seen_legal(b) } else { None });
+        let m = &*m;
+        let with_legal = |state: &BoardState, i: usize, you: Option<Seat>| BoardState {
+            legal: legal[i]
+                .as_ref()
+                .filter(|_| you == Some(m.game.to_move(boards[i])))
+                .cloned(),
             ..state.clone()
         };
         // Each watcher gets the legal moves of his own board when he is to move.
         let mut plain = Vec::new();
         for &w in &m.watchers {
-            let you = self.conns.get(&w).and_then(|c| c.seat);
+            let you = seat_of(&w);
             let to_move = BoardId::ALL
                 .into_iter()
                 .find(|b| you == Some(m.game.to_move(*b)));
@@ -184,8 +197,8 @@ impl Hub {
                     vec![w],
                     ServerMessage::Moved {
                         mv: info.clone(),
-                        board: with_legal(&seen, board, you),
-                        other: with_legal(&seen_other, board.other(), you),
+                        board: with_legal(&seen, 0, you),
+                        other: with_legal(&seen_other, 1, you),
                         clocks: clocks.clone(),
                         seq,
                     },

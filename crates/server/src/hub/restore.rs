@@ -163,6 +163,7 @@ impl Hub {
             game,
             seats,
             watchers: Vec::new(),
+            seen: [None, None],
             // Match time `resume_at` is now. Server time starts at 0 when the process starts,
             // so right after a restart `now` may be less than `resume_at`: match time is then
             // ahead of server time.

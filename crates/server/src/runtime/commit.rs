@@ -11,7 +11,6 @@
 //! was not stored and answers the refused actions, when they are sent again, with
 //! `not_stored`.
 
-use axum::extract::ws::Utf8Bytes;
 use std::collections::HashMap;
 use tokio::sync::{mpsc, oneshot};
 
@@ -443,8 +442,8 @@ pub(crate) fn send(effects: Vec<Effect>, senders: &HashMap<ConnId, OutSender>) {
     for effect in effects {
         match effect {
             Effect::Send(to, msg) => {
-                let text: Utf8Bytes = match encode(&msg) {
-                    Ok(t) => t.into(),
+                let text = match encode(&msg) {
+                    Ok(t) => t,
                     Err(e) => {
                         tracing::error!("cannot encode a message: {e}");
                         continue;

@@ -26,7 +26,6 @@ pub(crate) use writer::{Pending, Stored, Writer};
 
 use std::time::Duration;
 
-use axum::extract::ws::Utf8Bytes;
 use bughouse_protocol::{CreateMatch, MatchState, SeatName};
 use bughouse_store::Store;
 use tokio::sync::{mpsc, oneshot};
@@ -35,7 +34,7 @@ use crate::app::ServerClock;
 
 use crate::bots::BotRunner;
 use crate::cluster::Cluster;
-use crate::hub::{ConnId, Effect, Hub, Input, LobbyPart, PlaceError, Write};
+use crate::hub::{ConnId, Effect, FrameText, Hub, Input, LobbyPart, PlaceError, Write};
 use crate::tournaments::Finished;
 
 /// The most commands the hub applies before it hands their effects to the committer.
@@ -51,7 +50,7 @@ pub(crate) const COMMIT_QUEUE: usize = 8192;
 
 pub(crate) enum Outgoing {
     /// Shared by every recipient of the message (serialised once).
-    Text(Utf8Bytes),
+    Text(FrameText),
     Ping(Vec<u8>),
     /// The answer to a client's ping (its payload).
     Pong(bytes::Bytes),

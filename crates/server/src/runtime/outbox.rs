@@ -263,7 +263,7 @@ mod tests {
 
     fn as_text(out: Option<Outgoing>) -> Option<String> {
         match out {
-            Some(Outgoing::Text(t)) => Some(t.as_str().to_owned()),
+            Some(Outgoing::Text(t)) => Some(t.to_text()),
             Some(Outgoing::Ping(_)) => Some("ping".into()),
             Some(Outgoing::Close) => Some("close".into()),
             Some(Outgoing::Pong(_) | Outgoing::Fail(..) | Outgoing::Raw(_)) => Some("other".into()),

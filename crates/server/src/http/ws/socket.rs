@@ -172,7 +172,7 @@ impl Out {
     /// the connection ends after it (a close).
     pub(crate) fn of(out: &Outgoing) -> (Out, bool) {
         match out {
-            Outgoing::Text(text) => (Out::frame(Opcode::Text, Bytes::from(text.clone())), false),
+            Outgoing::Text(text) => (Out::frame(Opcode::Text, text.bytes().clone()), false),
             Outgoing::Ping(payload) => (Out::frame(Opcode::Ping, payload.clone().into()), false),
             Outgoing::Pong(payload) => (Out::frame(Opcode::Pong, payload.clone()), false),
             Outgoing::Raw(bytes) => (Out::raw(bytes.clone()), false),
