@@ -90,8 +90,9 @@ fn main() {
         let mut out = Vec::new();
         for e in &fx {
             if let Effect::Send(_, msg) = e {
-                let json = encode(msg).unwrap().to_text();
-                assert!(!json.contains(r#""type":"error""#), "{json}");
+                let json = encode(msg).unwrap();
+                let text = std::str::from_utf8(json.bytes()).expect("UTF-8");
+                assert!(!text.contains(r#""type":"error""#), "{text}");
                 out.push(json);
                 messages += 1;
             }

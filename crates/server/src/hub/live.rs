@@ -129,17 +129,24 @@ impl LiveMatch {
         self.seen_entry(board).state.clone()
     }
 
-    /// The legal moves of the player to move on `board`, as [`LiveMatch::legal`] gives them
-    /// to him.
-    pub(super) fn seen_legal(&mut self, board: BoardId) -> Option<UciList> {
+    /// Makes sure the legal moves of the player to move on `board` are kept (as
+    /// [`LiveMatch::legal`] gives them to him), to be read with [`LiveMatch::kept_legal`].
+    pub(super) fn keep_legal(&mut self, board: BoardId) {
         let to_move = self.game.to_move(board);
         if self.seen_entry(board).legal.is_none() {
             let legal = self.legal(board, Some(to_move));
-            self.seen[board.index()]
-                .get_or_insert_with(|| unreachable!("kept by seen_entry"))
-                .legal = Some(legal);
+            self.seen_entry(board).legal = Some(legal);
         }
-        self.seen_entry(board).legal.clone().flatten()
+    }
+
+    /// The legal moves [`LiveMatch::keep_legal`] kept for `board`, if it was called since the
+    /// board last changed and there are any.
+    pub(super) fn kept_legal(&self, board: BoardId) -> Option<&UciList> {
+        let kept = self.seen[board.index()].as_ref()?;
+        if kept.made_of != self.seen_key(board) {
+            return None;
+        }
+        kept.legal.as_ref()?.as_ref()
     }
 }
 

@@ -176,11 +176,15 @@ impl Hub {
             m.watchers.iter().any(|w| seat_of(w) == Some(to_move))
         };
         // The legal moves of each board's player to move, made only if he watches.
-        let legal = boards.map(|b| if watched(m, b) { m.seen_legal(b) } else { None });
+        for b in boards {
+            if watched(m, b) {
+                m.keep_legal(b);
+            }
+        }
         let m = &*m;
         let with_legal = |state: &BoardState, i: usize, you: Option<Seat>| BoardState {
-            legal: legal[i]
-                .as_ref()
+            legal: m
+                .kept_legal(boards[i])
                 .filter(|_| you == Some(m.game.to_move(boards[i])))
                 .cloned(),
             ..state.clone()
