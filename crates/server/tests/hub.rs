@@ -864,7 +864,7 @@ fn every_moved_shows_both_boards_as_they_stand() {
                 panic!("no moved for {conn} at ply {ply}")
             };
             for state in states {
-                let b = BoardId::ALL[usize::from(state.board.to_string() == "B")];
+                let b = BoardId::ALL[usize::from(state.board == bughouse_protocol::BoardName::B)];
                 assert_eq!(state.fen, oracle.position(b).fen(), "ply {ply}");
                 let expected = (oracle.result().is_none()
                     && oracle.game_end(b).is_none()
