@@ -73,7 +73,9 @@ pub(super) struct LiveMatch {
 /// A board as everyone sees it, and the legal moves of the player to move on it once asked
 /// for, kept with what they were made from. A move on one board leaves the other as it was
 /// unless a capture sent a piece to its reserves: its FEN, claims and legal moves are then not
-/// made again for the next `moved`.
+/// made again for the next `moved`. This holds because a position changes only by a move on
+/// it (which changes its move number or turn) or a piece added to its reserves: anything that
+/// ever changes one otherwise (a takeback, an arbiter's correction) must clear `seen`.
 #[derive(Clone)]
 pub(super) struct SeenBoard {
     made_of: SeenKey,
