@@ -813,6 +813,8 @@ fn signed_in_seats_and_rated_matches() {
 #[test]
 fn every_moved_shows_both_boards_as_they_stand() {
     use bughouse_core::{BoardId, Color, Match, Preset, Seat};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
     let mut h = Harness::new();
     let id = h.create("fide", "5+0");
     h.seat_four(&id);
@@ -827,13 +829,7 @@ fn every_moved_shows_both_boards_as_they_stand() {
             .map(|mv| mv.uci().as_str().to_owned())
             .collect()
     };
-    let mut rng = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut rng = StdRng::seed_from_u64(47);
     let mut drops_seen = 0;
     for ply in 0..400u64 {
         let open: Vec<BoardId> = BoardId::ALL
@@ -843,9 +839,9 @@ fn every_moved_shows_both_boards_as_they_stand() {
         if open.is_empty() || oracle.result().is_some() {
             break;
         }
-        let board = open[(next() % open.len() as u64) as usize];
+        let board = open[rng.gen_range(0..open.len())];
         let moves = legal_of(&oracle, board);
-        let uci = moves[(next() % moves.len() as u64) as usize].clone();
+        let uci = moves[rng.gen_range(0..moves.len())].clone();
         let seat = oracle.to_move(board);
         let mv = oracle.position(board).parse_uci(&uci).expect("legal");
         h.now += Duration::from_millis(100);

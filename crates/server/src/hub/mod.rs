@@ -20,6 +20,7 @@ mod play;
 mod rated;
 mod restore;
 mod seats;
+mod seen;
 mod talk;
 mod views;
 
@@ -50,6 +51,7 @@ pub use lobby::{
 };
 pub use rated::{rate_request_of_stored, rating_changes, RateRequest};
 pub use restore::RestoreError;
+use seen::SeenBoard;
 use views::bpgn_of;
 
 /// A connection, numbered by the adapter.
