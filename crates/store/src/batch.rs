@@ -7,8 +7,9 @@
 //! finished match, or any database error) rolls the whole batch back and applies the writes one
 //! by one instead, so the outcome and the errors are exactly those of single writes.
 
+use crate::journal::{self, Journal};
 use crate::write::{bind_move, bind_write, MOVE_COLUMNS, MOVE_COLUMN_COUNT};
-use crate::{Backend, Pool, Store, Write};
+use crate::{Backend, Pool, Store, StoredMove, Write};
 
 /// The most moves stored by one statement (13 parameters each). A run of moves is stored in
 /// chunks of powers of two up to this, so that a handful of statement texts serve every run
@@ -31,13 +32,26 @@ fn chunk(n: usize) -> usize {
 
 /// `INSERT` of `n` moves, each under the condition of a single move: its match is playing.
 /// (`columnN` are the names SQLite and PostgreSQL both give the columns of `VALUES`.)
+fn insert_moves_sql(n: usize, backend: Backend) -> String {
+    insert_rows_sql("moves", MOVE_COLUMNS, MOVE_COLUMN_COUNT, 1, n, backend)
+}
+
+/// `INSERT` of `n` rows of `count` `columns` into `table`, each only while the match named by
+/// its column `id_column` (from 1) is playing.
 ///
 /// PostgreSQL's parameters are numbered (`$1`); SQLite's are anonymous (`?`), bound in order:
 /// looking up a numbered parameter's name scans the statement's list of names, which made
 /// binding quadratic in the number of parameters.
-fn insert_moves_sql(n: usize, backend: Backend) -> String {
-    let mut sql = format!("INSERT INTO moves ({MOVE_COLUMNS}) SELECT ");
-    for col in 1..=MOVE_COLUMN_COUNT {
+pub(crate) fn insert_rows_sql(
+    table: &str,
+    columns: &str,
+    count: usize,
+    id_column: usize,
+    n: usize,
+    backend: Backend,
+) -> String {
+    let mut sql = format!("INSERT INTO {table} ({columns}) SELECT ");
+    for col in 1..=count {
         if col > 1 {
             sql.push_str(", ");
         }
@@ -49,20 +63,21 @@ fn insert_moves_sql(n: usize, backend: Backend) -> String {
             sql.push_str(", ");
         }
         sql.push('(');
-        for col in 1..=MOVE_COLUMN_COUNT {
+        for col in 1..=count {
             if col > 1 {
                 sql.push_str(", ");
             }
             match backend {
-                Backend::Postgres => sql.push_str(&format!("${}", row * MOVE_COLUMN_COUNT + col)),
+                Backend::Postgres => sql.push_str(&format!("${}", row * count + col)),
                 Backend::Sqlite => sql.push('?'),
             }
         }
         sql.push(')');
     }
-    sql.push_str(
-        ") AS v WHERE EXISTS (SELECT 1 FROM matches WHERE id = v.column1 AND status = 'playing')",
-    );
+    sql.push_str(&format!(
+        ") AS v WHERE EXISTS (SELECT 1 FROM matches WHERE id = v.column{id_column} \
+         AND status = 'playing')"
+    ));
     sql
 }
 
@@ -130,6 +145,9 @@ impl Store {
     /// `Ok(true)`: every write changed its row and the transaction committed. `Ok(false)` or an
     /// error: rolled back (explicitly, or by dropping the transaction).
     async fn try_batch(&self, writes: &[Write]) -> Result<bool, sqlx::Error> {
+        if let (Some(journal), Some(pool)) = (&self.journal, self.sqlite_writer()) {
+            return try_batch_journaled(pool, journal, writes).await;
+        }
         let backend = self.backend();
         with_batch_pool!(self, pool => {
             let mut tx = pool.begin().await?;
@@ -168,6 +186,60 @@ impl Store {
             Ok(true)
         })
     }
+}
+
+/// [`Store::try_batch`] on SQLite: the moves go to the journal (journal.rs), and the
+/// transaction folds its share of it.
+async fn try_batch_journaled(
+    pool: &sqlx::SqlitePool,
+    journal: &tokio::sync::Mutex<Journal>,
+    writes: &[Write],
+) -> Result<bool, sqlx::Error> {
+    let mut journal = journal.lock().await;
+    let mut jtx = journal.begin();
+    let mut tx = pool.begin_with(journal::BEGIN).await?;
+    let mut next = 0;
+    while next < writes.len() {
+        let moves: Vec<&StoredMove> = writes[next..]
+            .iter()
+            .map_while(|w| match w {
+                Write::RecordMove(mv) => Some(mv),
+                _ => None,
+            })
+            .take(MOVES_PER_STATEMENT)
+            .collect();
+        let run = chunk(moves.len());
+        if run >= 1 {
+            let sql = journal::insert_sql(run);
+            let mut query = sqlx::query(&sql);
+            for &mv in &moves[..run] {
+                // A ply stored already: the single writes will say so.
+                if jtx.has_ply(&mut tx, mv).await? {
+                    return Ok(false);
+                }
+                query = bind_move!(query.bind(jtx.append(mv)), mv);
+            }
+            // Fewer rows than moves: one was refused (its match is not playing).
+            if query.execute(&mut *tx).await?.rows_affected() < run as u64 {
+                return Ok(false);
+            }
+            next += run;
+        } else {
+            let write = &writes[next];
+            let done = bind_write!(write).execute(&mut *tx).await?.rows_affected();
+            if done < u64::from(!write.may_change_nothing()) {
+                return Ok(false);
+            }
+            if let Write::FinishMatch { match_id, .. } = write {
+                jtx.finish(match_id);
+            }
+            next += 1;
+        }
+    }
+    jtx.fold(&mut tx).await?;
+    tx.commit().await?;
+    jtx.commit();
+    Ok(true)
 }
 
 #[cfg(test)]

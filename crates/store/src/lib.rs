@@ -163,6 +163,9 @@ pub struct Store {
     /// On a SQLite file, the one connection that batches of writes go through
     /// ([`Store::apply_batch`]).
     batches: Option<SqlitePool>,
+    /// On SQLite, what the store remembers of its journal of moves (journal.rs), behind the
+    /// lock every write of a move and every read of a match's moves takes.
+    journal: Option<std::sync::Arc<tokio::sync::Mutex<journal::Journal>>>,
 }
 
 impl Store {
@@ -183,7 +186,7 @@ impl Store {
             url: redact_url(url),
             source,
         };
-        let (pool, batches) = match Backend::of_url(url) {
+        let (pool, batches, journal) = match Backend::of_url(url) {
             Some(Backend::Sqlite) => {
                 let in_memory = url.contains(":memory:") || url.contains("mode=memory");
                 let mut options = SqliteConnectOptions::from_str(url)
@@ -209,6 +212,9 @@ impl Store {
                     .await
                     .map_err(connect_error)?;
                 MIGRATOR.run(&mut conn).await?;
+                let journal = journal::Journal::open(&mut conn)
+                    .await
+                    .map_err(connect_error)?;
                 let pool_options = if in_memory {
                     // Each connection to a shared-cache memory database locks whole tables, and
                     // the database lives only while a connection is open: keep exactly one.
@@ -237,7 +243,8 @@ impl Store {
                     .await
                     .map_err(connect_error)?;
                 conn.close().await.map_err(connect_error)?;
-                (Pool::Sqlite(pool), batches)
+                let journal = Some(std::sync::Arc::new(tokio::sync::Mutex::new(journal)));
+                (Pool::Sqlite(pool), batches, journal)
             }
             Some(Backend::Postgres) => {
                 let options = PgConnectOptions::from_str(url)
@@ -255,11 +262,24 @@ impl Store {
                     .connect_with(options)
                     .await
                     .map_err(connect_error)?;
-                (Pool::Postgres(pool), None)
+                (Pool::Postgres(pool), None, None)
             }
             None => return Err(StoreError::UnsupportedUrl(redact_url(url))),
         };
-        Ok(Store { pool, batches })
+        Ok(Store {
+            pool,
+            batches,
+            journal,
+        })
+    }
+
+    /// The SQLite connection that writes go through when several take turns: the batches' own,
+    /// or the pool's one connection in memory (`None` on PostgreSQL).
+    fn sqlite_writer(&self) -> Option<&SqlitePool> {
+        match (&self.pool, &self.batches) {
+            (Pool::Sqlite(_), Some(pool)) | (Pool::Sqlite(pool), None) => Some(pool),
+            (Pool::Postgres(_), _) => None,
+        }
     }
 
     /// Which backend this store uses.
@@ -284,6 +304,7 @@ impl Store {
 mod batch;
 mod exclusive;
 mod heartbeat;
+mod journal;
 mod read;
 mod tournaments;
 mod write;

@@ -138,7 +138,15 @@ impl Store {
              WHERE match_id IN (SELECT id FROM matches WHERE {filter}) ORDER BY match_id, seq"
         );
         let postgres = self.backend() == Backend::Postgres;
-        let (matches, seats, moves, events, talk) = with_pool!(self, pool => {
+        // On SQLite, the moves not yet folded from the journal are read by their `seq`
+        // (journal.rs), as the journal was when the read's snapshot began: its lock is held
+        // until the first read, so that no transaction commits in between.
+        let mut journal = match &self.journal {
+            Some(journal) => Some(journal.lock().await),
+            None => None,
+        };
+        let mut unfolded = None;
+        let (matches, seats, mut moves, events, talk) = with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
             if postgres {
                 // PostgreSQL's default isolation takes a new snapshot per statement. (SQLite's
@@ -159,6 +167,10 @@ impl Store {
                 }};
             }
             let matches: Vec<MatchRow> = fetch!(&match_sql);
+            // The snapshot is taken: what commits from now on is not in it.
+            if let Some(journal) = journal.take() {
+                unfolded = journal.unfolded(one);
+            }
             #[allow(clippy::type_complexity)]
             let (seats, moves, events, talk): (
                 Vec<SeatRow>,
@@ -168,17 +180,23 @@ impl Store {
             ) = if matches.is_empty() {
                 Default::default()
             } else {
-                (
-                    fetch!(&seat_sql),
-                    fetch!(&move_sql),
-                    fetch!(&event_sql),
-                    fetch!(&talk_sql),
-                )
+                let mut moves: Vec<MoveRow> = fetch!(&move_sql);
+                if let Some(seqs) = &unfolded {
+                    let more: Vec<MoveRow> = sqlx::query_as(crate::journal::READ_ROWS)
+                        .bind(seqs)
+                        .fetch_all(&mut *tx)
+                        .await?;
+                    moves.extend(more);
+                }
+                (fetch!(&seat_sql), moves, fetch!(&event_sql), fetch!(&talk_sql))
             };
             tx.commit().await?;
             (matches, seats, moves, events, talk)
         });
 
+        if unfolded.is_some() {
+            moves.sort_by(|a, b| (&a.match_id, a.ply).cmp(&(&b.match_id, b.ply)));
+        }
         let mut index = HashMap::with_capacity(matches.len());
         let mut out = Vec::with_capacity(matches.len());
         for row in matches {

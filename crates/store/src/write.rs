@@ -379,6 +379,11 @@ impl Store {
     /// forbids the write (a move before the start or after the end, a seat change after the end).
     pub async fn apply(&self, write: &Write) -> Result<(), StoreError> {
         write.check()?;
+        if let Write::RecordMove(mv) = write {
+            if let (Some(journal), Some(pool)) = (&self.journal, self.sqlite_writer()) {
+                return self.record_journaled(pool, journal, write, mv).await;
+            }
+        }
         let done = with_pool!(self, pool => {
             bind_write!(write).execute(pool).await.map(|done| done.rows_affected())
         });
@@ -386,8 +391,57 @@ impl Store {
             Err(e) if is_unique_violation(&e) => Err(write.duplicate().unwrap_or(e.into())),
             Err(e) => Err(e.into()),
             Ok(0) => self.refused(write).await,
-            Ok(_) => Ok(()),
+            Ok(_) => {
+                if let (Some(journal), Write::FinishMatch { match_id, .. }) = (&self.journal, write)
+                {
+                    journal.lock().await.finished(match_id);
+                }
+                Ok(())
+            }
         }
+    }
+
+    /// One move on SQLite: appended to the journal (journal.rs) in a transaction that also
+    /// folds its share of the journal.
+    async fn record_journaled(
+        &self,
+        pool: &sqlx::SqlitePool,
+        journal: &tokio::sync::Mutex<crate::journal::Journal>,
+        write: &Write,
+        mv: &StoredMove,
+    ) -> Result<(), StoreError> {
+        let mut journal = journal.lock().await;
+        let mut jtx = journal.begin();
+        let mut tx = pool.begin_with(crate::journal::BEGIN).await?;
+        if jtx.has_ply(&mut tx, mv).await? {
+            drop(tx);
+            drop(journal);
+            // As `moves`' key did: a second ply of a playing match; otherwise why not.
+            return match self.status(&mv.match_id).await? {
+                Some(MatchStatus::Playing) => {
+                    Err(write.duplicate().unwrap_or(StoreError::DuplicatePly {
+                        match_id: mv.match_id.clone(),
+                        ply: mv.ply,
+                    }))
+                }
+                _ => self.refused(write).await,
+            };
+        }
+        let seq = jtx.append(mv);
+        let sql = crate::journal::insert_sql(1);
+        let done = bind_move!(sqlx::query(&sql).bind(seq), mv)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        if done == 0 {
+            drop(tx);
+            drop(journal);
+            return self.refused(write).await;
+        }
+        jtx.fold(&mut tx).await?;
+        tx.commit().await?;
+        jtx.commit();
+        Ok(())
     }
 
     /// Why a write changed nothing (or that this was fine: freeing a free seat).

@@ -1,0 +1,847 @@
+//! The journal of moves, on SQLite: where a move is written first.
+//!
+//! `moves` is keyed by `(match_id, ply)`, so a transaction holding the moves of 500 matches
+//! writes 500 pages of that key's index to the write-ahead log (and the checkpoint writes them
+//! again): at 5,000 live matches, 4–5 KB of disk writes and a third of the store's tail
+//! latency per move. The journal (`move_journal`, migration 0007) is in the order of its `seq`,
+//! SQLite's row id, which the store hands out: the same transaction appends its 500 rows to a
+//! few pages at the table's end.
+//!
+//! - **Folding.** A match's rows are copied into `moves` several dozen at a time, in key order,
+//!   so that each page of the index is written once for many moves: when the match has
+//!   [`FOLD_AT`] rows in the journal, when it is finished, or when its oldest row is more than
+//!   [`SPAN`] rows behind the newest. Each transaction of writes folds at most its share
+//!   ([`FOLD_BUDGET`] rows, or twice its own moves), so no fold ever holds SQLite's one writer
+//!   long. Rows stay in the journal after they are folded, until every older row is folded too;
+//!   then the oldest part is deleted at once ([`DELETE_EVERY`] rows at least).
+//! - **The guard against a second write of a ply**, which `moves`' key gave: the store's memory
+//!   holds the plies each match has in the journal, unfolded, and the highest ply it has in
+//!   `moves` (read once per match). A ply not above that highest one is looked up in `moves`.
+//! - **Reads** ([`Store::load_match`](crate::Store::load_match)) take a match's unfolded rows
+//!   from the journal by their `seq`, under the same lock as the writes, so that what they see is
+//!   the state between two transactions.
+//! - **At every start** ([`Journal::open`]) everything still in the journal is folded and the
+//!   journal emptied, before anything else reads or writes: after a crash, a journal row and
+//!   its folded copy may both be there, and the fold (`INSERT OR IGNORE`) keeps one.
+//!
+//! One process owns a SQLite file (as for [`Store::exclusive`](crate::Store::exclusive)): the
+//! memory of the journal is that process's. PostgreSQL keeps writing `moves` directly.
+
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::hash::{BuildHasher, Hash, Hasher};
+
+use sqlx::SqliteConnection;
+
+use crate::write::MOVE_COLUMNS;
+use crate::StoredMove;
+
+/// A match is folded once it has this many unfolded rows.
+pub(crate) const FOLD_AT: usize = 48;
+
+/// A match whose oldest unfolded row is this many rows behind the journal's newest is folded,
+/// whatever its count: the journal holds about this many rows at most (a few MB).
+pub(crate) const SPAN: i64 = 150_000;
+
+/// The most rows one transaction folds, unless it wrote more moves than half of this (then
+/// twice its own moves, so that folding keeps up with writing).
+pub(crate) const FOLD_BUDGET: usize = 512;
+
+/// While no more rows than this are unfolded, each transaction folds them all, its own too
+/// (a quiet store gains nothing from waiting, and `moves` then holds every move at each commit).
+pub(crate) const QUIET: usize = 256;
+
+/// Folded rows are deleted from the journal's oldest end this many at least at a time.
+pub(crate) const DELETE_EVERY: i64 = 8_192;
+
+/// How a transaction that writes moves begins: with the write lock, since it reads (the guard)
+/// before it writes, and a transaction that reads first cannot write once another connection
+/// has written meanwhile (`SQLITE_BUSY_SNAPSHOT`, which no busy timeout waits out).
+pub(crate) const BEGIN: &str = "BEGIN IMMEDIATE";
+
+/// The journal's rows of some `seq`s (a JSON array), folded into `moves` in key order.
+const FOLD: &str = "INSERT OR IGNORE INTO moves (match_id, ply, seat, uci, san, at_ms, clock_ms, \
+     remaining_0, remaining_1, remaining_2, remaining_3, action_id, lag_ms) \
+     SELECT match_id, ply, seat, uci, san, at_ms, clock_ms, remaining_0, remaining_1, \
+     remaining_2, remaining_3, action_id, lag_ms FROM move_journal \
+     WHERE seq IN (SELECT value FROM json_each($1)) ORDER BY match_id, ply";
+
+/// Everything in the journal, folded (at the start).
+const FOLD_ALL: &str = "INSERT OR IGNORE INTO moves (match_id, ply, seat, uci, san, at_ms, \
+     clock_ms, remaining_0, remaining_1, remaining_2, remaining_3, action_id, lag_ms) \
+     SELECT match_id, ply, seat, uci, san, at_ms, clock_ms, remaining_0, remaining_1, \
+     remaining_2, remaining_3, action_id, lag_ms FROM move_journal ORDER BY match_id, ply";
+
+/// The rows of some `seq`s (a JSON array), as `moves` rows (a read of a live match).
+pub(crate) const READ_ROWS: &str = "SELECT match_id, ply, seat, uci, san, at_ms, clock_ms, \
+     remaining_0, remaining_1, remaining_2, remaining_3, action_id, lag_ms FROM move_journal \
+     WHERE seq IN (SELECT value FROM json_each($1))";
+
+/// `INSERT` of `n` moves into the journal, each with its `seq` first, under the condition of a
+/// single move: its match is playing.
+pub(crate) fn insert_sql(n: usize) -> String {
+    crate::batch::insert_rows_sql(
+        "move_journal",
+        &format!("seq, {MOVE_COLUMNS}"),
+        crate::write::MOVE_COLUMN_COUNT + 1,
+        2,
+        n,
+        crate::Backend::Sqlite,
+    )
+}
+
+/// When the journal folds and deletes (the constants above; tests take smaller ones).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    pub(crate) fold_at: usize,
+    pub(crate) span: i64,
+    pub(crate) budget: usize,
+    pub(crate) delete_every: i64,
+    pub(crate) quiet: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            fold_at: FOLD_AT,
+            span: SPAN,
+            budget: FOLD_BUDGET,
+            delete_every: DELETE_EVERY,
+            quiet: QUIET,
+        }
+    }
+}
+
+/// What the store remembers of the journal (see the module's documentation).
+#[derive(Debug, Default)]
+pub(crate) struct Journal {
+    limits: Limits,
+    /// The `seq` of the next row.
+    next_seq: i64,
+    /// Every match with unfolded rows, and those whose highest folded ply was read.
+    matches: HashMap<String, Entry>,
+    /// The `seq` of each match's oldest unfolded row.
+    oldest: BTreeMap<i64, String>,
+    /// Matches to fold first: finished, or with [`FOLD_AT`] rows.
+    due: VecDeque<String>,
+    /// Every row below this `seq` is deleted.
+    deleted_below: i64,
+    /// How many rows are unfolded, all matches together.
+    unfolded: usize,
+}
+
+#[derive(Debug, Default)]
+struct Entry {
+    /// The unfolded rows, `(ply, seq)`, oldest first.
+    rows: Vec<(i64, i64)>,
+    /// The highest ply in `moves`: `None` until read, then `Some(None)` for none.
+    folded_max: Option<Option<i64>>,
+    /// In [`Journal::due`].
+    due: bool,
+    /// The match is finished: its entry goes once its rows are folded.
+    finished: bool,
+}
+
+impl Journal {
+    /// Folds whatever an earlier process left in the journal and empties it. Runs before the
+    /// store takes any other read or write.
+    pub(crate) async fn open(conn: &mut SqliteConnection) -> Result<Journal, sqlx::Error> {
+        use sqlx::Connection;
+        let mut tx = conn.begin().await?;
+        let left = sqlx::query(FOLD_ALL)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        let deleted = sqlx::query("DELETE FROM move_journal")
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        tx.commit().await?;
+        if deleted > 0 {
+            tracing::info!(
+                rows = deleted,
+                new_in_moves = left,
+                "folded the journal of moves left by the last run"
+            );
+        }
+        Ok(Journal {
+            next_seq: 1,
+            deleted_below: 1,
+            ..Journal::default()
+        })
+    }
+
+    /// The `seq`s of the unfolded rows of one match (`Some`) or of all (`None`), as a JSON
+    /// array for [`READ_ROWS`]; `None` when there are none.
+    pub(crate) fn unfolded(&self, one: Option<&str>) -> Option<String> {
+        let mut seqs = Vec::new();
+        match one {
+            Some(id) => {
+                if let Some(entry) = self.matches.get(id) {
+                    seqs.extend(entry.rows.iter().map(|&(_, seq)| seq));
+                }
+            }
+            None => {
+                for entry in self.matches.values() {
+                    seqs.extend(entry.rows.iter().map(|&(_, seq)| seq));
+                }
+            }
+        }
+        (!seqs.is_empty()).then(|| json_array(&seqs))
+    }
+
+    /// How many rows are unfolded, and how many matches the journal remembers (tests).
+    #[cfg(test)]
+    pub(crate) fn counts(&self) -> (usize, usize) {
+        (
+            self.matches.values().map(|e| e.rows.len()).sum(),
+            self.matches.len(),
+        )
+    }
+
+    /// Other limits (tests).
+    #[cfg(test)]
+    pub(crate) fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// A transaction's changes to the journal, applied to it when the transaction commits.
+    pub(crate) fn begin(&mut self) -> JournalTx<'_> {
+        JournalTx {
+            journal: self,
+            added: Vec::new(),
+            added_keys: HashSet::new(),
+            finished: Vec::new(),
+            folded: Vec::new(),
+            due_taken: 0,
+            folded_added: false,
+            deleted_below: None,
+        }
+    }
+
+    /// A match finished by a write of its own (outside a [`JournalTx`]): folded soon.
+    pub(crate) fn finished(&mut self, match_id: &str) {
+        self.mark_finished(match_id);
+    }
+
+    fn mark_finished(&mut self, match_id: &str) {
+        let Some(entry) = self.matches.get_mut(match_id) else {
+            return;
+        };
+        if entry.rows.is_empty() {
+            self.matches.remove(match_id);
+            return;
+        }
+        entry.finished = true;
+        if !entry.due {
+            entry.due = true;
+            self.due.push_back(match_id.to_owned());
+        }
+    }
+}
+
+/// The changes one transaction makes to the journal (see [`Journal::begin`]): dropped without
+/// [`JournalTx::commit`], they leave it as it was.
+#[derive(Debug)]
+pub(crate) struct JournalTx<'j> {
+    journal: &'j mut Journal,
+    /// Rows appended by the transaction: match, ply, seq.
+    added: Vec<(String, i64, i64)>,
+    /// Hashes of `added`'s `(match, ply)`, to find a ply written twice in one transaction.
+    added_keys: HashSet<u64>,
+    /// Matches finished by the transaction.
+    finished: Vec<String>,
+    /// Matches folded by the transaction (their rows as they were).
+    folded: Vec<String>,
+    /// How many of the journal's `due` the fold took.
+    due_taken: usize,
+    /// The fold took the transaction's own rows too (a quiet store).
+    folded_added: bool,
+    /// The new [`Journal::deleted_below`], if the transaction deleted rows.
+    deleted_below: Option<i64>,
+}
+
+impl JournalTx<'_> {
+    /// Whether `mv`'s ply is stored already (in `moves`, in the journal, or earlier in this
+    /// transaction).
+    pub(crate) async fn has_ply(
+        &mut self,
+        conn: &mut SqliteConnection,
+        mv: &StoredMove,
+    ) -> Result<bool, sqlx::Error> {
+        let key = key_hash(&mv.match_id, mv.ply);
+        if self.added_keys.contains(&key)
+            && self
+                .added
+                .iter()
+                .any(|(id, ply, _)| *ply == mv.ply && *id == mv.match_id)
+        {
+            return Ok(true);
+        }
+        let entry = match self.journal.matches.get_mut(&mv.match_id) {
+            Some(entry) => entry,
+            None => self.journal.matches.entry(mv.match_id.clone()).or_default(),
+        };
+        if entry.rows.iter().any(|&(ply, _)| ply == mv.ply) {
+            return Ok(true);
+        }
+        let folded_max = match entry.folded_max {
+            Some(max) => max,
+            None => {
+                // Once per match and process: `moves`' key answers it from its index.
+                let max: Option<i64> =
+                    sqlx::query_scalar("SELECT MAX(ply) FROM moves WHERE match_id = $1")
+                        .bind(&mv.match_id)
+                        .fetch_one(&mut *conn)
+                        .await?;
+                entry.folded_max = Some(max);
+                max
+            }
+        };
+        if folded_max.is_some_and(|max| mv.ply <= max) {
+            // Below the highest folded ply: only a gap filled late gets here.
+            let there: bool = sqlx::query_scalar(
+                "SELECT EXISTS (SELECT 1 FROM moves WHERE match_id = $1 AND ply = $2)",
+            )
+            .bind(&mv.match_id)
+            .bind(mv.ply)
+            .fetch_one(&mut *conn)
+            .await?;
+            return Ok(there);
+        }
+        Ok(false)
+    }
+
+    /// The `seq` of the next row this transaction appends for `mv` (after [`Self::has_ply`]).
+    ///
+    /// A `seq` is never handed out twice, even when the transaction does not commit: a commit
+    /// that reported a failure yet wrote its rows leaves rows no one remembers, and a second
+    /// try must not collide with them (the opening folds such rows like any other, once).
+    pub(crate) fn append(&mut self, mv: &StoredMove) -> i64 {
+        let seq = self.journal.next_seq;
+        self.journal.next_seq += 1;
+        self.added_keys.insert(key_hash(&mv.match_id, mv.ply));
+        self.added.push((mv.match_id.clone(), mv.ply, seq));
+        seq
+    }
+
+    /// The transaction finished `match_id`.
+    pub(crate) fn finish(&mut self, match_id: &str) {
+        self.finished.push(match_id.to_owned());
+    }
+
+    /// Folds the rows due (finished matches and full ones first, then those too far behind),
+    /// at most this transaction's share, and deletes the journal's oldest folded part when it
+    /// has grown enough.
+    pub(crate) async fn fold(&mut self, conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
+        let journal = &*self.journal;
+        let mut seqs: Vec<i64> = Vec::new();
+        let mut chosen: HashSet<&str> = HashSet::new();
+        let mut due_taken = 0;
+        let quiet = journal.unfolded + self.added.len() <= journal.limits.quiet;
+        if quiet {
+            // A quiet store: everything, this transaction's moves too, so that `moves` holds
+            // every move at each commit, as it did before the journal.
+            for (id, entry) in &journal.matches {
+                if !entry.rows.is_empty() {
+                    chosen.insert(id.as_str());
+                    seqs.extend(entry.rows.iter().map(|&(_, seq)| seq));
+                }
+            }
+            seqs.extend(self.added.iter().map(|&(_, _, seq)| seq));
+            due_taken = journal.due.len();
+        } else {
+            let budget = journal.limits.budget.max(2 * self.added.len());
+            for id in &journal.due {
+                let rows = journal.matches.get(id).map_or(0, |e| e.rows.len());
+                if rows > 0 && !seqs.is_empty() && seqs.len() + rows > budget {
+                    break;
+                }
+                due_taken += 1;
+                if let Some(entry) = journal.matches.get(id) {
+                    if !entry.rows.is_empty() && chosen.insert(id.as_str()) {
+                        seqs.extend(entry.rows.iter().map(|&(_, seq)| seq));
+                    }
+                }
+            }
+            let behind = journal.next_seq - journal.limits.span;
+            for (&first, id) in &journal.oldest {
+                if first >= behind || seqs.len() >= budget {
+                    break;
+                }
+                if chosen.insert(id.as_str()) {
+                    if let Some(entry) = journal.matches.get(id) {
+                        seqs.extend(entry.rows.iter().map(|&(_, seq)| seq));
+                    }
+                }
+            }
+        }
+        if !seqs.is_empty() {
+            sqlx::query(FOLD)
+                .bind(json_array(&seqs))
+                .execute(&mut *conn)
+                .await?;
+        }
+        // Every row below the oldest one still unfolded is in `moves` (the transaction's own
+        // rows are unfolded unless the store is quiet).
+        let mut keep_from = journal
+            .oldest
+            .iter()
+            .find(|(_, id)| !chosen.contains(id.as_str()))
+            .map_or(journal.next_seq, |(&seq, _)| seq);
+        if !quiet {
+            if let Some(&(_, _, first)) = self.added.first() {
+                keep_from = keep_from.min(first);
+            }
+        }
+        let deleted_below = if keep_from - journal.deleted_below >= journal.limits.delete_every {
+            sqlx::query("DELETE FROM move_journal WHERE seq < $1")
+                .bind(keep_from)
+                .execute(&mut *conn)
+                .await?;
+            Some(keep_from)
+        } else {
+            None
+        };
+        self.folded = chosen.into_iter().map(str::to_owned).collect();
+        self.folded_added = quiet;
+        self.due_taken = due_taken;
+        self.deleted_below = deleted_below;
+        Ok(())
+    }
+
+    /// The transaction committed: the journal takes its changes.
+    pub(crate) fn commit(self) {
+        let journal = self.journal;
+        for _ in 0..self.due_taken {
+            if let Some(id) = journal.due.pop_front() {
+                if let Some(entry) = journal.matches.get_mut(&id) {
+                    entry.due = false;
+                }
+            }
+        }
+        for id in &self.folded {
+            let Some(entry) = journal.matches.get_mut(id) else {
+                continue;
+            };
+            if let Some(&(_, first)) = entry.rows.first() {
+                journal.oldest.remove(&first);
+            }
+            let top = entry.rows.iter().map(|&(ply, _)| ply).max();
+            entry.folded_max = Some(entry.folded_max.flatten().max(top));
+            journal.unfolded -= entry.rows.len();
+            entry.rows.clear();
+            if entry.finished {
+                journal.matches.remove(id);
+            }
+        }
+        for (id, ply, seq) in self.added {
+            let entry = journal.matches.entry(id.clone()).or_default();
+            if self.folded_added {
+                entry.folded_max = Some(entry.folded_max.flatten().max(Some(ply)));
+                continue;
+            }
+            journal.unfolded += 1;
+            if entry.rows.is_empty() {
+                journal.oldest.insert(seq, id.clone());
+            }
+            entry.rows.push((ply, seq));
+            if entry.rows.len() >= journal.limits.fold_at && !entry.due {
+                entry.due = true;
+                journal.due.push_back(id);
+            }
+        }
+        for id in &self.finished {
+            journal.mark_finished(id);
+        }
+        if let Some(below) = self.deleted_below {
+            journal.deleted_below = below;
+        }
+    }
+}
+
+/// A JSON array of integers.
+fn json_array(values: &[i64]) -> String {
+    let mut out = String::with_capacity(values.len() * 8 + 2);
+    out.push('[');
+    for (i, v) in values.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&v.to_string());
+    }
+    out.push(']');
+    out
+}
+
+/// A hash of a match's ply (the same for the same pair within a process).
+fn key_hash(match_id: &str, ply: i64) -> u64 {
+    let mut h = KEY_HASHER.build_hasher();
+    match_id.hash(&mut h);
+    ply.hash(&mut h);
+    h.finish()
+}
+
+static KEY_HASHER: std::sync::LazyLock<std::collections::hash_map::RandomState> =
+    std::sync::LazyLock::new(std::collections::hash_map::RandomState::new);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{MatchStatus, NewMatch, Store, StoreError, Write};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Small limits, so that every way of folding and deleting happens within a few hundred
+    /// moves.
+    const SMALL: Limits = Limits {
+        fold_at: 5,
+        span: 40,
+        budget: 16,
+        delete_every: 8,
+        quiet: 0,
+    };
+
+    fn setup(id: &str) -> Vec<Write> {
+        let mut w = vec![Write::CreateMatch(NewMatch {
+            id: id.into(),
+            rules_preset: "fide".into(),
+            rules_json: "{}".into(),
+            base_ms: 60_000,
+            ..NewMatch::default()
+        })];
+        for seat in 0..4u8 {
+            w.push(Write::SetSeat {
+                match_id: id.into(),
+                seat,
+                name: format!("p{seat}"),
+                token_hash: "h".into(),
+                bot: false,
+            });
+        }
+        w.push(Write::StartMatch {
+            match_id: id.into(),
+            started_at_ms: 1,
+        });
+        w
+    }
+
+    fn mv(id: &str, ply: i64, salt: i64) -> StoredMove {
+        StoredMove {
+            match_id: id.into(),
+            ply,
+            seat: (ply % 4) as u8,
+            uci: "e2e4".into(),
+            san: format!("e4-{salt}"),
+            at_ms: ply * 10 + salt,
+            clock_ms: 1_000 - ply,
+            remaining_ms: [ply, salt, 3, 4],
+            action_id: (ply % 3 == 0).then_some(ply + salt),
+            lag_ms: salt % 7,
+        }
+    }
+
+    fn finish(id: &str) -> Write {
+        Write::FinishMatch {
+            match_id: id.into(),
+            result: "1-0".into(),
+            reason: "test".into(),
+            board_results: ["1-0".into(), "*".into()],
+            bpgn: String::new(),
+            finished_at_ms: 2,
+        }
+    }
+
+    async fn small(store: &Store) {
+        store
+            .journal
+            .as_ref()
+            .unwrap()
+            .lock()
+            .await
+            .set_limits(SMALL);
+    }
+
+    async fn rows(store: &Store, table: &str) -> i64 {
+        let crate::Pool::Sqlite(pool) = &store.pool else {
+            panic!("not SQLite")
+        };
+        sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table}"))
+            .fetch_one(pool)
+            .await
+            .unwrap()
+    }
+
+    /// What the matches must hold: their moves in ply order, and whether they are finished.
+    #[derive(Default, Clone)]
+    struct Model {
+        moves: Vec<StoredMove>,
+        finished: bool,
+    }
+
+    /// Random batches and single writes of moves (some of a ply stored already, some after the
+    /// end) and ends of matches, on small limits: every write gets the result `moves`' key gave
+    /// it, every read shows exactly the moves acknowledged, and the journal's rows are folded
+    /// and deleted as they go. Then the store is opened again: everything is in `moves`.
+    #[tokio::test]
+    async fn the_journal_keeps_every_move_once_and_folds_them_all() {
+        random_writes(SMALL).await;
+    }
+
+    /// The same, quiet (all folded at once) for as long as few rows are unfolded, and not
+    /// once more are.
+    #[tokio::test]
+    async fn quiet_and_busy_in_turn() {
+        random_writes(Limits { quiet: 12, ..SMALL }).await;
+    }
+
+    /// A quiet store folds every move as it is written: `moves` holds them all at each commit.
+    #[tokio::test]
+    async fn a_quiet_store_folds_at_once() {
+        let store = Store::connect("sqlite::memory:").await.unwrap();
+        for r in store.apply_batch(&setup("q")).await {
+            r.unwrap();
+        }
+        for ply in 0..5 {
+            store.record_move(&mv("q", ply, 0)).await.unwrap();
+            assert_eq!(rows(&store, "moves").await, ply + 1);
+        }
+        let two = [
+            Write::RecordMove(mv("q", 5, 0)),
+            Write::RecordMove(mv("q", 6, 0)),
+        ];
+        for r in store.apply_batch(&two).await {
+            r.unwrap();
+        }
+        assert_eq!(rows(&store, "moves").await, 7);
+        let journal = store.journal.as_ref().unwrap().lock().await;
+        assert_eq!(journal.counts(), (0, 1));
+    }
+
+    async fn random_writes(limits: Limits) {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("journal.db").display());
+        let store = Store::connect(&url).await.unwrap();
+        store
+            .journal
+            .as_ref()
+            .unwrap()
+            .lock()
+            .await
+            .set_limits(limits);
+        let ids: Vec<String> = (0..12).map(|i| format!("m{i}")).collect();
+        let mut model: Vec<Model> = vec![Model::default(); ids.len()];
+        for id in &ids {
+            for r in store.apply_batch(&setup(id)).await {
+                r.unwrap();
+            }
+        }
+        let mut rng = StdRng::seed_from_u64(7);
+        let (mut duplicates, mut after_end, mut max_unfolded) = (0, 0, 0);
+        for round in 0..400 {
+            let mut batch = Vec::new();
+            let mut expect: Vec<Result<(), &str>> = Vec::new();
+            let mut refused: Vec<usize> = Vec::new();
+            let mut next_ply: Vec<i64> = model.iter().map(|m| m.moves.len() as i64).collect();
+            let mut finished: Vec<bool> = model.iter().map(|m| m.finished).collect();
+            let mut pending: Vec<(usize, StoredMove)> = Vec::new();
+            let mut ends: Vec<usize> = Vec::new();
+            for _ in 0..rng.gen_range(1..12) {
+                let m = rng.gen_range(0..ids.len());
+                let roll = rng.gen_range(0..100);
+                if refused.contains(&m) {
+                    // Held after a refusal earlier in the batch: nothing of it is stored.
+                    batch.push(Write::RecordMove(mv(&ids[m], next_ply[m], round)));
+                    expect.push(Err("held"));
+                } else if roll < 3 && !finished[m] && next_ply[m] > 60 && m < 8 {
+                    batch.push(finish(&ids[m]));
+                    finished[m] = true;
+                    ends.push(m);
+                    expect.push(Ok(()));
+                } else if roll < 10 && next_ply[m] > 0 {
+                    let ply = rng.gen_range(0..next_ply[m]);
+                    batch.push(Write::RecordMove(mv(&ids[m], ply, round)));
+                    if finished[m] {
+                        // Refused: the match's later writes in the batch are held.
+                        expect.push(Err("status"));
+                        refused.push(m);
+                    } else {
+                        // A duplicate is no refusal: the record holds it once already.
+                        expect.push(Err("duplicate"));
+                    }
+                } else {
+                    let stored = mv(&ids[m], next_ply[m], round);
+                    batch.push(Write::RecordMove(stored.clone()));
+                    if finished[m] {
+                        expect.push(Err("status"));
+                        refused.push(m);
+                    } else {
+                        next_ply[m] += 1;
+                        pending.push((m, stored));
+                        expect.push(Ok(()));
+                    }
+                }
+            }
+            let results = if batch.len() == 1 || rng.gen_bool(0.2) {
+                let mut out = Vec::new();
+                for (w, e) in batch.iter().zip(&expect) {
+                    if *e == Err("held") {
+                        out.push(Err(StoreError::Held(w.match_id().into())));
+                    } else {
+                        out.push(store.apply(w).await);
+                    }
+                }
+                out
+            } else {
+                store.apply_batch(&batch).await
+            };
+            for ((r, e), w) in results.iter().zip(&expect).zip(&batch) {
+                match (e, r) {
+                    (Ok(()), Ok(())) => {}
+                    (Err("duplicate"), Err(StoreError::DuplicatePly { .. })) => duplicates += 1,
+                    (
+                        Err("status"),
+                        Err(StoreError::WrongStatus {
+                            status: MatchStatus::Finished,
+                            ..
+                        }),
+                    ) => after_end += 1,
+                    (Err("held"), Err(StoreError::Held(_))) => {}
+                    _ => panic!("round {round}: {w:?} expected {e:?}, got {r:?}"),
+                }
+            }
+            for (m, stored) in pending {
+                model[m].moves.push(stored);
+            }
+            for m in ends {
+                model[m].finished = true;
+            }
+            let journal = store.journal.as_ref().unwrap().lock().await;
+            max_unfolded = max_unfolded.max(journal.counts().0);
+            drop(journal);
+            for _ in 0..2 {
+                let m = rng.gen_range(0..ids.len());
+                let loaded = store.load_match(&ids[m]).await.unwrap().unwrap();
+                assert_eq!(loaded.moves, model[m].moves, "round {round}, match {m}");
+            }
+            if round % 50 == 0 {
+                let live = store.live_matches().await.unwrap();
+                for l in live {
+                    let m: usize = l.id[1..].parse().unwrap();
+                    assert_eq!(l.moves, model[m].moves, "round {round}, live {m}");
+                }
+            }
+        }
+        let total: usize = model.iter().map(|m| m.moves.len()).sum();
+        assert!(total > 800, "{total} moves");
+        assert!(duplicates > 10 && after_end > 5, "{duplicates} {after_end}");
+        // Folded as it went: never more unfolded than the limits let through.
+        assert!(max_unfolded < 200, "{max_unfolded} unfolded");
+        let (in_moves, in_journal) = (
+            rows(&store, "moves").await,
+            rows(&store, "move_journal").await,
+        );
+        assert!(
+            in_moves as usize > total - 200,
+            "{in_moves} of {total} folded"
+        );
+        // Deleted as it went: the journal holds not much more than its span.
+        assert!(in_journal < 100, "{in_journal} rows left in the journal");
+        store.close().await;
+
+        // Opened again: all in `moves`, the journal empty, the moves the same.
+        let again = Store::connect(&url).await.unwrap();
+        assert_eq!(rows(&again, "moves").await as usize, total);
+        assert_eq!(rows(&again, "move_journal").await, 0);
+        for (m, id) in ids.iter().enumerate() {
+            let loaded = again.load_match(id).await.unwrap().unwrap();
+            assert_eq!(
+                loaded.moves, model[m].moves,
+                "match {m} after opening again"
+            );
+        }
+        // And a ply folded at the opening is a duplicate still.
+        let m = model
+            .iter()
+            .position(|m| !m.finished && !m.moves.is_empty())
+            .unwrap();
+        let again_ply = Write::RecordMove(mv(&ids[m], 0, 99));
+        assert!(matches!(
+            again.apply(&again_ply).await,
+            Err(StoreError::DuplicatePly { ply: 0, .. })
+        ));
+    }
+
+    /// A crash between folding and deleting leaves a row in both tables (the fold and the
+    /// delete are one transaction, but a journal row is deleted only when all older rows are
+    /// folded too): the opening keeps one copy, and the record is whole.
+    #[tokio::test]
+    async fn a_row_in_both_tables_is_kept_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("both.db").display());
+        let store = Store::connect(&url).await.unwrap();
+        small(&store).await;
+        for r in store.apply_batch(&setup("m")).await {
+            r.unwrap();
+        }
+        for ply in 0..3 {
+            store.record_move(&mv("m", ply, 0)).await.unwrap();
+        }
+        let crate::Pool::Sqlite(pool) = &store.pool else {
+            panic!("not SQLite")
+        };
+        // The journal's first row copied into `moves` by hand, as a fold would have.
+        sqlx::query(
+            "INSERT INTO moves SELECT match_id, ply, seat, uci, san, at_ms, clock_ms, \
+             remaining_0, remaining_1, remaining_2, remaining_3, action_id, lag_ms \
+             FROM move_journal WHERE ply = 0",
+        )
+        .execute(pool)
+        .await
+        .unwrap();
+        store.close().await;
+        let again = Store::connect(&url).await.unwrap();
+        let loaded = again.load_match("m").await.unwrap().unwrap();
+        assert_eq!(
+            loaded.moves,
+            (0..3).map(|p| mv("m", p, 0)).collect::<Vec<_>>()
+        );
+        assert!(matches!(
+            again.record_move(&mv("m", 1, 5)).await,
+            Err(StoreError::DuplicatePly { ply: 1, .. })
+        ));
+        again.record_move(&mv("m", 3, 0)).await.unwrap();
+    }
+
+    /// A gap in a match's plies (no server leaves one, but `moves`' key allowed it) may be
+    /// filled later, once, whether the plies above it are folded or not.
+    #[tokio::test]
+    async fn a_gap_is_filled_once() {
+        let store = Store::connect("sqlite::memory:").await.unwrap();
+        small(&store).await;
+        for r in store.apply_batch(&setup("g")).await {
+            r.unwrap();
+        }
+        store.record_move(&mv("g", 0, 0)).await.unwrap();
+        for ply in 2..20 {
+            store.record_move(&mv("g", ply, 0)).await.unwrap();
+        }
+        // Folded by now (five at a time).
+        assert!(rows(&store, "moves").await >= 15);
+        store.record_move(&mv("g", 1, 0)).await.unwrap();
+        assert!(matches!(
+            store.record_move(&mv("g", 1, 1)).await,
+            Err(StoreError::DuplicatePly { ply: 1, .. })
+        ));
+        let loaded = store.load_match("g").await.unwrap().unwrap();
+        assert_eq!(
+            loaded.moves,
+            (0..20).map(|p| mv("g", p, 0)).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn json_arrays() {
+        assert_eq!(json_array(&[]), "[]");
+        assert_eq!(json_array(&[1, -2, 30]), "[1,-2,30]");
+    }
+}
