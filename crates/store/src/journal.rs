@@ -12,8 +12,11 @@
 //!   [`FOLD_AT`] rows in the journal, when it is finished, or when its oldest row is more than
 //!   [`SPAN`] rows behind the newest. Each transaction of writes folds at most its share
 //!   ([`FOLD_BUDGET`] rows, or twice its own moves), so no fold ever holds SQLite's one writer
-//!   long. Rows stay in the journal after they are folded, until every older row is folded too;
-//!   then the oldest part is deleted at once ([`DELETE_EVERY`] rows at least).
+//!   long. A slow store (fewer than [`QUIET_RATE`] moves a second) folds the oldest rows
+//!   whatever their age, and all of them, a transaction's own too, while no more than [`QUIET`]
+//!   are unfolded: on a quiet store `moves` holds every move at each commit, as before the
+//!   journal. Rows stay in the journal after they are folded, until every older row is folded
+//!   too; then the oldest part is deleted at once ([`DELETE_EVERY`] rows at least).
 //! - **The guard against a second write of a ply**, which `moves`' key gave: the store's memory
 //!   holds the plies each match has in the journal, unfolded, and the highest ply it has in
 //!   `moves` (read once per match). A ply not above that highest one is looked up in `moves`.
@@ -29,6 +32,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasher, Hash, Hasher};
+use std::time::Instant;
 
 use sqlx::SqliteConnection;
 
@@ -46,9 +50,15 @@ pub(crate) const SPAN: i64 = 150_000;
 /// twice its own moves, so that folding keeps up with writing).
 pub(crate) const FOLD_BUDGET: usize = 512;
 
-/// While no more rows than this are unfolded, each transaction folds them all, its own too
-/// (a quiet store gains nothing from waiting, and `moves` then holds every move at each commit).
+/// While no more rows than this are unfolded, a slow store's transaction folds them all, its
+/// own too (a quiet store gains nothing from waiting, and `moves` then holds every move at each
+/// commit).
 pub(crate) const QUIET: usize = 256;
+
+/// Below this many moves a second the store is slow (a few dozen live matches). The size of
+/// a transaction says nothing of it: the server's writer commits as soon as the last commit is
+/// done, so at 2,000 live matches most of its transactions hold a handful of moves.
+pub(crate) const QUIET_RATE: f64 = 200.0;
 
 /// Folded rows are deleted from the journal's oldest end this many at least at a time.
 pub(crate) const DELETE_EVERY: i64 = 8_192;
@@ -97,6 +107,7 @@ pub(crate) struct Limits {
     pub(crate) budget: usize,
     pub(crate) delete_every: i64,
     pub(crate) quiet: usize,
+    pub(crate) quiet_rate: f64,
 }
 
 impl Default for Limits {
@@ -107,6 +118,7 @@ impl Default for Limits {
             budget: FOLD_BUDGET,
             delete_every: DELETE_EVERY,
             quiet: QUIET,
+            quiet_rate: QUIET_RATE,
         }
     }
 }
@@ -127,6 +139,50 @@ pub(crate) struct Journal {
     deleted_below: i64,
     /// How many rows are unfolded, all matches together.
     unfolded: usize,
+    /// How many moves a second are written.
+    rate: Rate,
+}
+
+/// Moves a second, counted over windows of a second.
+#[derive(Debug, Default)]
+struct Rate {
+    /// The current window's start, and its moves so far.
+    window: Option<(Instant, usize)>,
+    /// The last whole window's moves a second.
+    last: f64,
+}
+
+impl Rate {
+    fn note(&mut self, moves: usize, now: Instant) {
+        match &mut self.window {
+            Some((start, count)) => {
+                let elapsed = now.saturating_duration_since(*start).as_secs_f64();
+                if elapsed >= 1.0 {
+                    self.last = *count as f64 / elapsed;
+                    self.window = Some((now, moves));
+                } else {
+                    *count += moves;
+                }
+            }
+            None => self.window = Some((now, moves)),
+        }
+    }
+
+    /// At least the last whole window's rate, and at least the current window's moves so far
+    /// (a burst counts at once); a window that ended long ago counts as its own rate.
+    fn moves_per_second(&self, now: Instant) -> f64 {
+        match self.window {
+            Some((start, count)) => {
+                let elapsed = now.saturating_duration_since(start).as_secs_f64();
+                if elapsed >= 1.0 {
+                    count as f64 / elapsed
+                } else {
+                    self.last.max(count as f64)
+                }
+            }
+            None => 0.0,
+        }
+    }
 }
 
 #[derive(Debug, Default)]
@@ -337,7 +393,9 @@ impl JournalTx<'_> {
         let mut seqs: Vec<i64> = Vec::new();
         let mut chosen: HashSet<&str> = HashSet::new();
         let mut due_taken = 0;
-        let quiet = journal.unfolded + self.added.len() <= journal.limits.quiet;
+        let limits = journal.limits;
+        let slow = journal.rate.moves_per_second(Instant::now()) < limits.quiet_rate;
+        let quiet = slow && journal.unfolded + self.added.len() <= limits.quiet;
         if quiet {
             // A quiet store: everything, this transaction's moves too, so that `moves` holds
             // every move at each commit, as it did before the journal.
@@ -350,7 +408,7 @@ impl JournalTx<'_> {
             seqs.extend(self.added.iter().map(|&(_, _, seq)| seq));
             due_taken = journal.due.len();
         } else {
-            let budget = journal.limits.budget.max(2 * self.added.len());
+            let budget = limits.budget.max(2 * self.added.len());
             for id in &journal.due {
                 let rows = journal.matches.get(id).map_or(0, |e| e.rows.len());
                 if rows > 0 && !seqs.is_empty() && seqs.len() + rows > budget {
@@ -363,7 +421,13 @@ impl JournalTx<'_> {
                     }
                 }
             }
-            let behind = journal.next_seq - journal.limits.span;
+            // A slow store has time to spare: it folds the oldest rows, however recent, so that
+            // a store whose load fell is soon quiet again.
+            let behind = if slow {
+                i64::MAX
+            } else {
+                journal.next_seq - limits.span
+            };
             for (&first, id) in &journal.oldest {
                 if first >= behind || seqs.len() >= budget {
                     break;
@@ -375,6 +439,15 @@ impl JournalTx<'_> {
                 }
             }
         }
+        tracing::debug!(
+            slow,
+            quiet,
+            unfolded = journal.unfolded,
+            added = self.added.len(),
+            folding = seqs.len(),
+            matches = chosen.len(),
+            "journal fold"
+        );
         if !seqs.is_empty() {
             sqlx::query(FOLD)
                 .bind(json_array(&seqs))
@@ -412,6 +485,7 @@ impl JournalTx<'_> {
     /// The transaction committed: the journal takes its changes.
     pub(crate) fn commit(self) {
         let journal = self.journal;
+        journal.rate.note(self.added.len(), Instant::now());
         for _ in 0..self.due_taken {
             if let Some(id) = journal.due.pop_front() {
                 if let Some(entry) = journal.matches.get_mut(&id) {
@@ -499,6 +573,7 @@ mod tests {
         budget: 16,
         delete_every: 8,
         quiet: 0,
+        quiet_rate: 0.0,
     };
 
     fn setup(id: &str) -> Vec<Write> {
@@ -591,7 +666,12 @@ mod tests {
     /// once more are.
     #[tokio::test]
     async fn quiet_and_busy_in_turn() {
-        random_writes(Limits { quiet: 12, ..SMALL }).await;
+        random_writes(Limits {
+            quiet: 12,
+            quiet_rate: f64::INFINITY,
+            ..SMALL
+        })
+        .await;
     }
 
     /// A quiet store folds every move as it is written: `moves` holds them all at each commit.
