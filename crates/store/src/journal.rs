@@ -270,13 +270,9 @@ impl Journal {
             folded: Vec::new(),
             due_taken: 0,
             folded_added: false,
+            folded_finished: false,
             deleted_below: None,
         }
-    }
-
-    /// A match finished by a write of its own (outside a [`JournalTx`]): folded soon.
-    pub(crate) fn finished(&mut self, match_id: &str) {
-        self.mark_finished(match_id);
     }
 
     fn mark_finished(&mut self, match_id: &str) {
@@ -312,6 +308,8 @@ pub(crate) struct JournalTx<'j> {
     due_taken: usize,
     /// The fold took the transaction's own rows too (a quiet store).
     folded_added: bool,
+    /// The fold took the transaction's own rows of the matches it finished.
+    folded_finished: bool,
     /// The new [`Journal::deleted_below`], if the transaction deleted rows.
     deleted_below: Option<i64>,
 }
@@ -408,6 +406,21 @@ impl JournalTx<'_> {
             seqs.extend(self.added.iter().map(|&(_, _, seq)| seq));
             due_taken = journal.due.len();
         } else {
+            // The matches this transaction finishes, all their rows (its own too): a finished
+            // match is whole in `moves` from the commit of its end on.
+            for id in &self.finished {
+                if let Some((key, entry)) = journal.matches.get_key_value(id) {
+                    if !entry.rows.is_empty() && chosen.insert(key.as_str()) {
+                        seqs.extend(entry.rows.iter().map(|&(_, seq)| seq));
+                    }
+                }
+            }
+            seqs.extend(
+                self.added
+                    .iter()
+                    .filter(|(id, _, _)| self.finished.contains(id))
+                    .map(|&(_, _, seq)| seq),
+            );
             let budget = limits.budget.max(2 * self.added.len());
             for id in &journal.due {
                 let rows = journal.matches.get(id).map_or(0, |e| e.rows.len());
@@ -477,6 +490,7 @@ impl JournalTx<'_> {
         };
         self.folded = chosen.into_iter().map(str::to_owned).collect();
         self.folded_added = quiet;
+        self.folded_finished = true;
         self.due_taken = due_taken;
         self.deleted_below = deleted_below;
         Ok(())
@@ -510,7 +524,7 @@ impl JournalTx<'_> {
         }
         for (id, ply, seq) in self.added {
             let entry = journal.matches.entry(id.clone()).or_default();
-            if self.folded_added {
+            if self.folded_added || (self.folded_finished && self.finished.contains(&id)) {
                 entry.folded_max = Some(entry.folded_max.flatten().max(Some(ply)));
                 continue;
             }
@@ -641,6 +655,17 @@ mod tests {
             panic!("not SQLite")
         };
         sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table}"))
+            .fetch_one(pool)
+            .await
+            .unwrap()
+    }
+
+    async fn in_moves(store: &Store, id: &str) -> i64 {
+        let crate::Pool::Sqlite(pool) = &store.pool else {
+            panic!("not SQLite")
+        };
+        sqlx::query_scalar("SELECT COUNT(*) FROM moves WHERE match_id = $1")
+            .bind(id)
             .fetch_one(pool)
             .await
             .unwrap()
@@ -794,6 +819,16 @@ mod tests {
             }
             for m in ends {
                 model[m].finished = true;
+            }
+            // A finished match is whole in `moves` from its end's commit on.
+            for (m, id) in ids.iter().enumerate() {
+                if model[m].finished {
+                    assert_eq!(
+                        in_moves(&store, id).await,
+                        model[m].moves.len() as i64,
+                        "round {round}: finished match {m}"
+                    );
+                }
             }
             let journal = store.journal.as_ref().unwrap().lock().await;
             max_unfolded = max_unfolded.max(journal.counts().0);

@@ -379,9 +379,15 @@ impl Store {
     /// forbids the write (a move before the start or after the end, a seat change after the end).
     pub async fn apply(&self, write: &Write) -> Result<(), StoreError> {
         write.check()?;
-        if let Write::RecordMove(mv) = write {
-            if let (Some(journal), Some(pool)) = (&self.journal, self.sqlite_writer()) {
-                return self.record_journaled(pool, journal, write, mv).await;
+        if let (Some(journal), Some(pool)) = (&self.journal, self.sqlite_writer()) {
+            match write {
+                Write::RecordMove(mv) => {
+                    return self.record_journaled(pool, journal, write, mv).await;
+                }
+                Write::FinishMatch { match_id, .. } => {
+                    return self.finish_journaled(pool, journal, write, match_id).await;
+                }
+                _ => {}
             }
         }
         let done = with_pool!(self, pool => {
@@ -391,14 +397,33 @@ impl Store {
             Err(e) if is_unique_violation(&e) => Err(write.duplicate().unwrap_or(e.into())),
             Err(e) => Err(e.into()),
             Ok(0) => self.refused(write).await,
-            Ok(_) => {
-                if let (Some(journal), Write::FinishMatch { match_id, .. }) = (&self.journal, write)
-                {
-                    journal.lock().await.finished(match_id);
-                }
-                Ok(())
-            }
+            Ok(_) => Ok(()),
         }
+    }
+
+    /// The end of a match on SQLite, in a transaction that folds the match's rows of the
+    /// journal (journal.rs): a finished match is whole in `moves`.
+    async fn finish_journaled(
+        &self,
+        pool: &sqlx::SqlitePool,
+        journal: &tokio::sync::Mutex<crate::journal::Journal>,
+        write: &Write,
+        match_id: &str,
+    ) -> Result<(), StoreError> {
+        let mut journal = journal.lock().await;
+        let mut jtx = journal.begin();
+        let mut tx = pool.begin_with(crate::journal::BEGIN).await?;
+        let done = bind_write!(write).execute(&mut *tx).await?.rows_affected();
+        if done == 0 {
+            drop(tx);
+            drop(journal);
+            return self.refused(write).await;
+        }
+        jtx.finish(match_id);
+        jtx.fold(&mut tx).await?;
+        tx.commit().await?;
+        jtx.commit();
+        Ok(())
     }
 
     /// One move on SQLite: appended to the journal (journal.rs) in a transaction that also
