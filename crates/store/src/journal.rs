@@ -9,7 +9,8 @@
 //!
 //! - **Folding.** A match's rows are copied into `moves` several dozen at a time, in key order,
 //!   so that each page of the index is written once for many moves: when the match has
-//!   [`FOLD_AT`] rows in the journal, when it is finished, or when its oldest row is more than
+//!   [`FOLD_AT`] rows in the journal, when it is finished (in the transaction of its end, so
+//!   that a finished match is whole in `moves`), or when its oldest row is more than
 //!   [`SPAN`] rows behind the newest. Each transaction of writes folds at most its share
 //!   ([`FOLD_BUDGET`] rows, or twice its own moves), so no fold ever holds SQLite's one writer
 //!   long. A slow store (fewer than [`QUIET_RATE`] moves a second) folds the oldest rows
