@@ -76,11 +76,14 @@ const FOLD: &str = "INSERT OR IGNORE INTO moves (match_id, ply, seat, uci, san, 
      remaining_2, remaining_3, action_id, lag_ms FROM move_journal \
      WHERE seq IN (SELECT value FROM json_each($1)) ORDER BY match_id, ply";
 
-/// Everything in the journal, folded (at the start).
+/// Everything in the journal, folded (at the start). Of two rows of one ply (a commit that
+/// reported a failure yet wrote, then the write tried again) the newer is kept: it is the one
+/// that was acknowledged.
 const FOLD_ALL: &str = "INSERT OR IGNORE INTO moves (match_id, ply, seat, uci, san, at_ms, \
      clock_ms, remaining_0, remaining_1, remaining_2, remaining_3, action_id, lag_ms) \
      SELECT match_id, ply, seat, uci, san, at_ms, clock_ms, remaining_0, remaining_1, \
-     remaining_2, remaining_3, action_id, lag_ms FROM move_journal ORDER BY match_id, ply";
+     remaining_2, remaining_3, action_id, lag_ms FROM move_journal \
+     ORDER BY match_id, ply, seq DESC";
 
 /// The rows of some `seq`s (a JSON array), as `moves` rows (a read of a live match).
 pub(crate) const READ_ROWS: &str = "SELECT match_id, ply, seat, uci, san, at_ms, clock_ms, \
