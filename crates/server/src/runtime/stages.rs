@@ -6,7 +6,11 @@
 //! - `store`: from a batch's start to its transaction being stored (the committer's queue, the
 //!   writer's queue and the transaction), once for each write of the batch (a move's wait);
 //! - `send`: from the transaction being stored to the batch's messages being handed to the
-//!   sockets (the batches of the same transaction before it, then its own), also per write.
+//!   sockets (the batches of the same transaction before it, then its own), also per write;
+//!
+//! and the SQLite writer (`writer.rs`) the distribution of
+//! - `queue`: a shard batch's wait from its hand-over to the start of its transaction;
+//! - `transaction`: each transaction (all the batches queued meanwhile, one commit).
 //!
 //! Off (the default), nothing is timed and the clock is not read.
 
@@ -27,6 +31,12 @@ pub(crate) const HUB: &[&str] = &["apply", "away"];
 pub(crate) const STORE: usize = 0;
 pub(crate) const SEND: usize = 1;
 pub(crate) const SENDER: &[&str] = &["store", "send"];
+
+/// The SQLite writer's stages: a shard batch's wait in the writer's queue (from its hand-over
+/// to the start of the transaction that stores it, once per batch), and each transaction.
+pub(crate) const QUEUE: usize = 0;
+pub(crate) const TRANSACTION: usize = 1;
+pub(crate) const WRITER: &[&str] = &["queue", "transaction"];
 
 /// Whether `BUGHOUSE_STAGE_STATS` asks for the figures (read once).
 fn enabled() -> bool {

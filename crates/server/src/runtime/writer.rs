@@ -20,7 +20,7 @@
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bughouse_store::{Backend, Store, StoreError, Write};
 use tokio::sync::{mpsc, oneshot};
@@ -36,6 +36,8 @@ pub(crate) type Stored = (Vec<Write>, Vec<Result<(), StoreError>>);
 pub(crate) struct Request {
     writes: Vec<Write>,
     reply: oneshot::Sender<Stored>,
+    /// When the batch was handed over (for the stage figures).
+    handed: Instant,
 }
 
 /// The committers' way to the database.
@@ -122,7 +124,12 @@ impl Writer {
             Way::Shared(tx) => {
                 let n = writes.len();
                 let (reply, answer) = oneshot::channel();
-                match tx.send(Request { writes, reply }).await {
+                let request = Request {
+                    writes,
+                    reply,
+                    handed: Instant::now(),
+                };
+                match tx.send(request).await {
                     Ok(()) => Pending::Queued(n, answer),
                     Err(mpsc::error::SendError(request)) => {
                         Pending::Done(closed(request.writes, n))
@@ -135,15 +142,25 @@ impl Writer {
 
 /// Stores what the shards queued, all of it in one transaction, and answers each.
 async fn writer_task(store: Store, mut rx: mpsc::Receiver<Request>, held: Held) {
+    use super::stages::{Stages, QUEUE, TRANSACTION, WRITER};
+    let mut stages = Stages::new("the writer", WRITER);
     let mut queued = Vec::with_capacity(GROUP);
     while rx.recv_many(&mut queued, GROUP).await > 0 {
         let mut all = Vec::new();
         let mut sizes = Vec::with_capacity(queued.len());
+        let begun = stages.as_ref().map(|_| Instant::now());
         for request in &mut queued {
             sizes.push(request.writes.len());
             all.append(&mut request.writes);
+            if let (Some(stages), Some(begun)) = (stages.as_mut(), begun) {
+                stages.record(QUEUE, begun.saturating_duration_since(request.handed));
+            }
         }
         let (all, results) = store_until_reached(&store, all, &held).await;
+        if let (Some(stages), Some(begun)) = (stages.as_mut(), begun) {
+            stages.record(TRANSACTION, begun.elapsed());
+            stages.report_if_due();
+        }
         let mut results = results.into_iter();
         let mut writes = all.into_iter();
         for (request, size) in queued.drain(..).zip(sizes) {

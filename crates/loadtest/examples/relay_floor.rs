@@ -1,0 +1,263 @@
+//! The floor under `bughouse loadtest`: the same traffic with nothing of bughouse in it. A relay
+//! over plain TCP (length-prefixed frames) takes a player's move (150 bytes) and writes it to
+//! the four players of its match (1,000 bytes each, about a `moved`), at once, from the task
+//! that read it: no game, no JSON, no websocket, no store. Its players, as the load tool's, move
+//! half a second after their turn comes, on two boards a match, and time each move from its
+//! sending to the opponent reading it. What this costs on a machine, and the latency it gets,
+//! is what the kernel's loopback TCP and tokio cost at that rate: no server of this traffic on
+//! the same cores does better.
+//!
+//! ```sh
+//! cargo build --release -p bughouse-loadtest --example relay_floor
+//! R=target/release/examples/relay_floor
+//! $R serve 127.0.0.1:8199 & SP=$!
+//! $R play 127.0.0.1:8199 2450 0 75 & $R play 127.0.0.1:8199 2450 2450 75; wait %2
+//! kill $SP   # the relay prints its CPU when it stops
+//! ```
+//!
+//! `serve ADDR [WORKERS]` runs the relay on a runtime of WORKERS threads (default 2, as the
+//! server's); `play ADDR MATCHES FIRST DURATION` plays MATCHES matches (ids from FIRST, four
+//! connections each, 1,000 new connections a second) on one thread for DURATION seconds and
+//! prints the moves a second, the latency's percentiles after the ramp and its own CPU.
+
+use std::collections::HashMap;
+use std::io;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use bughouse_histogram::Histogram;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::net::{TcpListener, TcpStream};
+
+/// A move's frame from a player, and as relayed to the four players.
+const MOVE_BYTES: usize = 150;
+const RELAYED_BYTES: usize = 1_000;
+/// A player moves this long after his turn comes.
+const THINK: Duration = Duration::from_millis(500);
+/// New connections a second, all players of one process.
+const RAMP: f64 = 1_000.0;
+
+/// The four write halves of a match's players (by seat).
+type Match = Arc<Mutex<[Option<OwnedWriteHalf>; 4]>>;
+
+fn main() -> io::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    let bad = || io::Error::new(io::ErrorKind::InvalidInput, "usage: see the file's head");
+    match args.get(1).map(String::as_str) {
+        Some("serve") => {
+            let addr = args.get(2).ok_or_else(bad)?.clone();
+            let workers = args
+                .get(3)
+                .map_or(Ok(2), |w| w.parse())
+                .map_err(|_| bad())?;
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(workers)
+                .enable_all()
+                .build()?
+                .block_on(serve(addr))
+        }
+        Some("play") => {
+            let addr = args.get(2).ok_or_else(bad)?.clone();
+            let num = |i: usize| -> io::Result<u64> {
+                args.get(i).ok_or_else(bad)?.parse().map_err(|_| bad())
+            };
+            let (matches, first, duration) = (num(3)?, num(4)?, num(5)?);
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?
+                .block_on(play(addr, matches, first, Duration::from_secs(duration)))
+        }
+        _ => Err(bad()),
+    }
+}
+
+/// This process's CPU time so far (user and system), from `/proc/self/stat`.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or("", |(_, rest)| rest)
+        .split_whitespace()
+        .collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime are fields 14 and 15 of the line; 12 and 13 after the command's `)`.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+async fn serve(addr: String) -> io::Result<()> {
+    let listener = TcpListener::bind(&addr).await?;
+    let matches: Arc<Mutex<HashMap<u32, Match>>> = Arc::default();
+    let started = Instant::now();
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let (stream, _) = accepted?;
+                stream.set_nodelay(true)?;
+                let matches = matches.clone();
+                tokio::spawn(async move {
+                    let _ = relay(stream, matches).await;
+                });
+            }
+            _ = term.recv() => break,
+        }
+    }
+    let wall = started.elapsed().as_secs_f64();
+    println!(
+        "relay CPU {:.2} cores on average over {wall:.1} s",
+        cpu_seconds() / wall
+    );
+    Ok(())
+}
+
+/// Reads a frame: a 4-byte length, then that many bytes.
+async fn read_frame(r: &mut OwnedReadHalf, buf: &mut Vec<u8>) -> io::Result<()> {
+    let n = r.read_u32().await? as usize;
+    buf.resize(n, 0);
+    r.read_exact(buf).await?;
+    Ok(())
+}
+
+/// One player's connection: a hello (match id, seat), then moves, each relayed to the match.
+async fn relay(stream: TcpStream, matches: Arc<Mutex<HashMap<u32, Match>>>) -> io::Result<()> {
+    let (mut r, w) = stream.into_split();
+    let mut buf = Vec::with_capacity(MOVE_BYTES);
+    read_frame(&mut r, &mut buf).await?;
+    let id = u32::from_le_bytes(buf[0..4].try_into().unwrap_or_default());
+    let seat = usize::from(buf[4] & 3);
+    let m = matches
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .entry(id)
+        .or_default()
+        .clone();
+    m.lock().unwrap_or_else(PoisonError::into_inner)[seat] = Some(w);
+    let mut out = vec![0u8; 4 + RELAYED_BYTES];
+    out[0..4].copy_from_slice(&(RELAYED_BYTES as u32).to_be_bytes());
+    loop {
+        read_frame(&mut r, &mut buf).await?;
+        // The move's header (board, seat, send time) at the head of the relayed frame.
+        out[4..4 + 16].copy_from_slice(&buf[0..16]);
+        let players = m.lock().unwrap_or_else(PoisonError::into_inner);
+        for w in players.iter().flatten() {
+            // A relayed frame is far smaller than a loopback socket's buffer: a short write
+            // would mean a player that does not read, which these do.
+            match w.try_write(&out) {
+                Ok(n) if n == out.len() => {}
+                _ => eprintln!("relay: a short write"),
+            }
+        }
+    }
+}
+
+fn now_ns() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+}
+
+/// What the players of one process measured.
+#[derive(Default)]
+struct Tally {
+    latency: Histogram,
+    moves: u64,
+}
+
+async fn play(addr: String, matches: u64, first: u64, duration: Duration) -> io::Result<()> {
+    let started = Instant::now();
+    let cpu_at_start = cpu_seconds();
+    let ramp = Duration::from_secs_f64((matches * 4) as f64 / RAMP);
+    let after_ramp = started + ramp + Duration::from_secs(2);
+    let end = started + duration;
+    let tally: Arc<Mutex<Tally>> = Arc::default();
+    let mut tasks = Vec::new();
+    for i in 0..matches {
+        let id = (first + i) as u32;
+        for seat in 0..4u8 {
+            let at = started + Duration::from_secs_f64((i * 4 + u64::from(seat)) as f64 / RAMP);
+            tokio::time::sleep_until(at.into()).await;
+            let stream = TcpStream::connect(&addr).await?;
+            stream.set_nodelay(true)?;
+            let tally = tally.clone();
+            tasks.push(tokio::spawn(player(
+                stream, id, seat, after_ramp, end, tally,
+            )));
+        }
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    let wall = started.elapsed().as_secs_f64();
+    let cpu = cpu_seconds() - cpu_at_start;
+    let tally = tally.lock().unwrap_or_else(PoisonError::into_inner);
+    let measured = end.saturating_duration_since(after_ramp).as_secs_f64();
+    println!(
+        "players {first}..: {} moves/s after ramp, latency {} ({} moves); CPU {:.2} cores over {wall:.1} s",
+        (tally.moves as f64 / measured).round(),
+        tally.latency.quantiles_text(),
+        tally.moves,
+        cpu / wall,
+    );
+    Ok(())
+}
+
+/// One player: seat 0 and 1 on board 0 (white, black), 2 and 3 on board 1. White moves first on
+/// each board; a move relayed on our board by our opponent is our turn: timed, and answered
+/// half a second later.
+async fn player(
+    stream: TcpStream,
+    id: u32,
+    seat: u8,
+    after_ramp: Instant,
+    end: Instant,
+    tally: Arc<Mutex<Tally>>,
+) -> io::Result<()> {
+    let (mut r, mut w) = stream.into_split();
+    let mut hello = [0u8; 4 + 5];
+    hello[0..4].copy_from_slice(&5u32.to_be_bytes());
+    hello[4..8].copy_from_slice(&id.to_le_bytes());
+    hello[8] = seat;
+    w.write_all(&hello).await?;
+    let board = seat / 2;
+    let mut next = seat
+        .is_multiple_of(2)
+        .then(|| Instant::now() + THINK + Duration::from_secs(1));
+    let mut frame = vec![0u8; 4 + MOVE_BYTES];
+    frame[0..4].copy_from_slice(&(MOVE_BYTES as u32).to_be_bytes());
+    let mut buf = Vec::with_capacity(RELAYED_BYTES);
+    loop {
+        let wake = next.unwrap_or(end).min(end);
+        tokio::select! {
+            read = read_frame(&mut r, &mut buf) => {
+                read?;
+                let (b, mover) = (buf[0], buf[1]);
+                if b == board && mover != seat {
+                    let sent = u64::from_le_bytes(buf[8..16].try_into().unwrap_or_default());
+                    let now = Instant::now();
+                    if now >= after_ramp && now < end {
+                        let mut t = tally.lock().unwrap_or_else(PoisonError::into_inner);
+                        t.latency.record(now_ns().saturating_sub(sent) / 1_000);
+                        t.moves += 1;
+                    }
+                    next = Some(now + THINK);
+                }
+            }
+            _ = tokio::time::sleep_until(wake.into()) => {
+                if Instant::now() >= end {
+                    return Ok(());
+                }
+                frame[4] = board;
+                frame[5] = seat;
+                frame[12..20].copy_from_slice(&now_ns().to_le_bytes());
+                w.write_all(&frame).await?;
+                next = None;
+            }
+        }
+    }
+}
