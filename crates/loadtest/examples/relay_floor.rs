@@ -15,8 +15,10 @@
 //! kill $SP   # the relay prints its CPU when it stops
 //! ```
 //!
-//! `serve ADDR [WORKERS]` runs the relay on a runtime of WORKERS threads (default 2, as the
-//! server's); `play ADDR MATCHES FIRST DURATION` plays MATCHES matches (ids from FIRST, four
+//! `serve ADDR [WORKERS] [FILE]` runs the relay on a runtime of WORKERS threads (default 2, as
+//! the server's); with FILE, durably: each move is appended to FILE and relayed only once a
+//! thread of its own has synced the file (`fdatasync`), every move that queued meanwhile with
+//! one sync, as the server stores before it sends (group commit); `play ADDR MATCHES FIRST DURATION` plays MATCHES matches (ids from FIRST, four
 //! connections each, 1,000 new connections a second) on one thread for DURATION seconds and
 //! prints the moves a second, the latency's percentiles after the ramp and its own CPU.
 
@@ -47,6 +49,10 @@ fn main() -> io::Result<()> {
     match args.get(1).map(String::as_str) {
         Some("serve") => {
             let addr = args.get(2).ok_or_else(bad)?.clone();
+            let durable = match args.get(4) {
+                Some(file) => Some(committer(file)?),
+                None => None,
+            };
             let workers = args
                 .get(3)
                 .map_or(Ok(2), |w| w.parse())
@@ -55,7 +61,7 @@ fn main() -> io::Result<()> {
                 .worker_threads(workers)
                 .enable_all()
                 .build()?
-                .block_on(serve(addr))
+                .block_on(serve(addr, durable))
         }
         Some("play") => {
             let addr = args.get(2).ok_or_else(bad)?.clone();
@@ -90,7 +96,61 @@ fn cpu_seconds() -> f64 {
     (ticks(11) + ticks(12)) / 100.0
 }
 
-async fn serve(addr: String) -> io::Result<()> {
+/// A move to relay once it is on disk: its match and its relayed frame.
+type Queued = (Match, Vec<u8>);
+
+/// Starts the thread that appends queued moves to `file`, syncs it, then relays them.
+fn committer(file: &str) -> io::Result<std::sync::mpsc::Sender<Queued>> {
+    use std::io::Write;
+    let mut log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)?;
+    let (tx, rx) = std::sync::mpsc::channel::<Queued>();
+    std::thread::Builder::new()
+        .name("committer".into())
+        .spawn(move || {
+            let mut batch = Vec::new();
+            let mut syncs = 0u64;
+            let mut moves = 0u64;
+            while let Ok(first) = rx.recv() {
+                batch.push(first);
+                batch.extend(rx.try_iter());
+                for (_, frame) in &batch {
+                    if log.write_all(&frame[4..4 + 16]).is_err() {
+                        eprintln!("relay: cannot append");
+                    }
+                }
+                if log.sync_data().is_err() {
+                    eprintln!("relay: cannot sync");
+                }
+                syncs += 1;
+                moves += batch.len() as u64;
+                if syncs.is_multiple_of(5_000) {
+                    eprintln!("relay: {moves} moves in {syncs} syncs");
+                }
+                for (m, frame) in batch.drain(..) {
+                    write_all_players(&m, &frame);
+                }
+            }
+        })?;
+    Ok(tx)
+}
+
+/// Writes a relayed frame to the players of a match.
+fn write_all_players(m: &Match, frame: &[u8]) {
+    let players = m.lock().unwrap_or_else(PoisonError::into_inner);
+    for w in players.iter().flatten() {
+        // A relayed frame is far smaller than a loopback socket's buffer: a short write would
+        // mean a player that does not read, which these do.
+        match w.try_write(frame) {
+            Ok(n) if n == frame.len() => {}
+            _ => eprintln!("relay: a short write"),
+        }
+    }
+}
+
+async fn serve(addr: String, durable: Option<std::sync::mpsc::Sender<Queued>>) -> io::Result<()> {
     let listener = TcpListener::bind(&addr).await?;
     let matches: Arc<Mutex<HashMap<u32, Match>>> = Arc::default();
     let started = Instant::now();
@@ -101,8 +161,9 @@ async fn serve(addr: String) -> io::Result<()> {
                 let (stream, _) = accepted?;
                 stream.set_nodelay(true)?;
                 let matches = matches.clone();
+                let durable = durable.clone();
                 tokio::spawn(async move {
-                    let _ = relay(stream, matches).await;
+                    let _ = relay(stream, matches, durable).await;
                 });
             }
             _ = term.recv() => break,
@@ -125,7 +186,11 @@ async fn read_frame(r: &mut OwnedReadHalf, buf: &mut Vec<u8>) -> io::Result<()> 
 }
 
 /// One player's connection: a hello (match id, seat), then moves, each relayed to the match.
-async fn relay(stream: TcpStream, matches: Arc<Mutex<HashMap<u32, Match>>>) -> io::Result<()> {
+async fn relay(
+    stream: TcpStream,
+    matches: Arc<Mutex<HashMap<u32, Match>>>,
+    durable: Option<std::sync::mpsc::Sender<Queued>>,
+) -> io::Result<()> {
     let (mut r, w) = stream.into_split();
     let mut buf = Vec::with_capacity(MOVE_BYTES);
     read_frame(&mut r, &mut buf).await?;
@@ -144,14 +209,11 @@ async fn relay(stream: TcpStream, matches: Arc<Mutex<HashMap<u32, Match>>>) -> i
         read_frame(&mut r, &mut buf).await?;
         // The move's header (board, seat, send time) at the head of the relayed frame.
         out[4..4 + 16].copy_from_slice(&buf[0..16]);
-        let players = m.lock().unwrap_or_else(PoisonError::into_inner);
-        for w in players.iter().flatten() {
-            // A relayed frame is far smaller than a loopback socket's buffer: a short write
-            // would mean a player that does not read, which these do.
-            match w.try_write(&out) {
-                Ok(n) if n == out.len() => {}
-                _ => eprintln!("relay: a short write"),
+        match &durable {
+            Some(queue) => {
+                let _ = queue.send((m.clone(), out.clone()));
             }
+            None => write_all_players(&m, &out),
         }
     }
 }
