@@ -18,7 +18,8 @@
 //! `serve ADDR [WORKERS] [FILE]` runs the relay on a runtime of WORKERS threads (default 2, as
 //! the server's); with FILE, durably: each move is appended to FILE and relayed only once a
 //! thread of its own has synced the file (`fdatasync`), every move that queued meanwhile with
-//! one sync, as the server stores before it sends (group commit); `play ADDR MATCHES FIRST DURATION` plays MATCHES matches (ids from FIRST, four
+//! one sync, as the server stores before it sends (group commit; with `RELAY_SPLIT=1` the
+//! task that read a move writes it, once told it is synced, rather than the syncing thread); `play ADDR MATCHES FIRST DURATION` plays MATCHES matches (ids from FIRST, four
 //! connections each, 1,000 new connections a second) on one thread for DURATION seconds and
 //! prints the moves a second, the latency's percentiles after the ramp and its own CPU.
 
@@ -96,8 +97,9 @@ fn cpu_seconds() -> f64 {
     (ticks(11) + ticks(12)) / 100.0
 }
 
-/// A move to relay once it is on disk: its match and its relayed frame.
-type Queued = (Match, Vec<u8>);
+/// A move to relay once it is on disk: its match, its relayed frame, and (with
+/// `RELAY_SPLIT=1`) the task to tell that it is, which then writes it itself.
+type Queued = (Match, Vec<u8>, Option<tokio::sync::oneshot::Sender<()>>);
 
 /// Starts the thread that appends queued moves to `file`, syncs it, then relays them.
 fn committer(file: &str) -> io::Result<std::sync::mpsc::Sender<Queued>> {
@@ -112,25 +114,38 @@ fn committer(file: &str) -> io::Result<std::sync::mpsc::Sender<Queued>> {
         .spawn(move || {
             let mut batch = Vec::new();
             let mut syncs = 0u64;
+            let mut sync_times = Histogram::default();
             let mut moves = 0u64;
             while let Ok(first) = rx.recv() {
                 batch.push(first);
                 batch.extend(rx.try_iter());
-                for (_, frame) in &batch {
+                for (_, frame, _) in &batch {
                     if log.write_all(&frame[4..4 + 16]).is_err() {
                         eprintln!("relay: cannot append");
                     }
                 }
+                let sync_began = Instant::now();
                 if log.sync_data().is_err() {
                     eprintln!("relay: cannot sync");
                 }
+                let us = u64::try_from(sync_began.elapsed().as_micros()).unwrap_or(u64::MAX);
+                sync_times.record(us);
                 syncs += 1;
                 moves += batch.len() as u64;
                 if syncs.is_multiple_of(5_000) {
-                    eprintln!("relay: {moves} moves in {syncs} syncs");
+                    eprintln!(
+                        "relay: {moves} moves in {syncs} syncs; the last 5,000 syncs {}",
+                        sync_times.quantiles_text()
+                    );
+                    sync_times = Histogram::default();
                 }
-                for (m, frame) in batch.drain(..) {
-                    write_all_players(&m, &frame);
+                for (m, frame, told) in batch.drain(..) {
+                    match told {
+                        Some(told) => {
+                            let _ = told.send(());
+                        }
+                        None => write_all_players(&m, &frame),
+                    }
                 }
             }
         })?;
@@ -203,6 +218,7 @@ async fn relay(
         .or_default()
         .clone();
     m.lock().unwrap_or_else(PoisonError::into_inner)[seat] = Some(w);
+    let split = std::env::var("RELAY_SPLIT").is_ok_and(|v| v == "1");
     let mut out = vec![0u8; 4 + RELAYED_BYTES];
     out[0..4].copy_from_slice(&(RELAYED_BYTES as u32).to_be_bytes());
     loop {
@@ -210,8 +226,14 @@ async fn relay(
         // The move's header (board, seat, send time) at the head of the relayed frame.
         out[4..4 + 16].copy_from_slice(&buf[0..16]);
         match &durable {
+            Some(queue) if split => {
+                let (told, synced) = tokio::sync::oneshot::channel();
+                let _ = queue.send((m.clone(), out.clone(), Some(told)));
+                let _ = synced.await;
+                write_all_players(&m, &out);
+            }
             Some(queue) => {
-                let _ = queue.send((m.clone(), out.clone()));
+                let _ = queue.send((m.clone(), out.clone(), None));
             }
             None => write_all_players(&m, &out),
         }
