@@ -19,9 +19,10 @@
 //! the server's); with FILE, durably: each move is appended to FILE and relayed only once a
 //! thread of its own has synced the file (`fdatasync`), every move that queued meanwhile with
 //! one sync, as the server stores before it sends (group commit; with `RELAY_SPLIT=1` the
-//! task that read a move writes it, once told it is synced, rather than the syncing thread); `play ADDR MATCHES FIRST DURATION` plays MATCHES matches (ids from FIRST, four
-//! connections each, 1,000 new connections a second) on one thread for DURATION seconds and
-//! prints the moves a second, the latency's percentiles after the ramp and its own CPU.
+//! task that read a move writes it, once told it is synced, rather than the syncing thread).
+//! `play ADDR MATCHES FIRST DURATION` plays MATCHES matches (ids from FIRST, four connections
+//! each, 1,000 new connections a second) on one thread for DURATION seconds and prints the
+//! moves a second, the latency's percentiles after the ramp and its own CPU.
 
 use std::collections::HashMap;
 use std::io;
@@ -29,6 +30,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bughouse_histogram::Histogram;
+use bughouse_loadtest::procfs;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
@@ -51,7 +53,10 @@ fn main() -> io::Result<()> {
         Some("serve") => {
             let addr = args.get(2).ok_or_else(bad)?.clone();
             let durable = match args.get(4) {
-                Some(file) => Some(committer(file)?),
+                Some(file) => Some(Durable {
+                    queue: committer(file)?,
+                    split: std::env::var("RELAY_SPLIT").is_ok_and(|v| v == "1"),
+                }),
                 None => None,
             };
             let workers = args
@@ -79,22 +84,58 @@ fn main() -> io::Result<()> {
     }
 }
 
-/// This process's CPU time so far (user and system), from `/proc/self/stat`.
+/// This process's CPU time so far (user and system), in seconds.
 fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map_or("", |(_, rest)| rest)
-        .split_whitespace()
-        .collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    // utime and stime are fields 14 and 15 of the line; 12 and 13 after the command's `)`.
-    (ticks(11) + ticks(12)) / 100.0
+    procfs::cpu_ticks("self", false).map_or(0.0, |t| t as f64 / procfs::USER_HZ)
+}
+
+/// Frames read from a stream into a buffer of their own: [`Frames::fill`] may be cancelled (in
+/// a `select!`) without losing a byte, as a read of a frame's parts with `read_exact` would.
+#[derive(Default)]
+struct Frames {
+    buf: Vec<u8>,
+}
+
+impl Frames {
+    /// Reads what the stream has (at least one byte; the end of the stream is an error).
+    async fn fill(&mut self, r: &mut OwnedReadHalf) -> io::Result<()> {
+        self.buf.reserve(4096);
+        if r.read_buf(&mut self.buf).await? == 0 {
+            return Err(io::ErrorKind::UnexpectedEof.into());
+        }
+        Ok(())
+    }
+
+    /// The next whole frame's payload into `out`, if one has been read.
+    fn take(&mut self, out: &mut Vec<u8>) -> bool {
+        let Some(head) = self.buf.get(..4) else {
+            return false;
+        };
+        let n = u32::from_be_bytes([head[0], head[1], head[2], head[3]]) as usize;
+        let Some(payload) = self.buf.get(4..4 + n) else {
+            return false;
+        };
+        out.clear();
+        out.extend_from_slice(payload);
+        self.buf.drain(..4 + n);
+        true
+    }
+
+    /// Waits for the next whole frame.
+    async fn next(&mut self, r: &mut OwnedReadHalf, out: &mut Vec<u8>) -> io::Result<()> {
+        while !self.take(out) {
+            self.fill(r).await?;
+        }
+        Ok(())
+    }
+}
+
+/// The durable relay: the queue to the syncing thread, and whether the reading task writes its
+/// move once told it is synced (`RELAY_SPLIT=1`) or the syncing thread writes it.
+#[derive(Clone)]
+struct Durable {
+    queue: std::sync::mpsc::Sender<Queued>,
+    split: bool,
 }
 
 /// A move to relay once it is on disk: its match, its relayed frame, and (with
@@ -165,7 +206,7 @@ fn write_all_players(m: &Match, frame: &[u8]) {
     }
 }
 
-async fn serve(addr: String, durable: Option<std::sync::mpsc::Sender<Queued>>) -> io::Result<()> {
+async fn serve(addr: String, durable: Option<Durable>) -> io::Result<()> {
     let listener = TcpListener::bind(&addr).await?;
     let matches: Arc<Mutex<HashMap<u32, Match>>> = Arc::default();
     let started = Instant::now();
@@ -192,23 +233,16 @@ async fn serve(addr: String, durable: Option<std::sync::mpsc::Sender<Queued>>) -
     Ok(())
 }
 
-/// Reads a frame: a 4-byte length, then that many bytes.
-async fn read_frame(r: &mut OwnedReadHalf, buf: &mut Vec<u8>) -> io::Result<()> {
-    let n = r.read_u32().await? as usize;
-    buf.resize(n, 0);
-    r.read_exact(buf).await?;
-    Ok(())
-}
-
 /// One player's connection: a hello (match id, seat), then moves, each relayed to the match.
 async fn relay(
     stream: TcpStream,
     matches: Arc<Mutex<HashMap<u32, Match>>>,
-    durable: Option<std::sync::mpsc::Sender<Queued>>,
+    durable: Option<Durable>,
 ) -> io::Result<()> {
     let (mut r, w) = stream.into_split();
+    let mut frames = Frames::default();
     let mut buf = Vec::with_capacity(MOVE_BYTES);
-    read_frame(&mut r, &mut buf).await?;
+    frames.next(&mut r, &mut buf).await?;
     let id = u32::from_le_bytes(buf[0..4].try_into().unwrap_or_default());
     let seat = usize::from(buf[4] & 3);
     let m = matches
@@ -218,21 +252,20 @@ async fn relay(
         .or_default()
         .clone();
     m.lock().unwrap_or_else(PoisonError::into_inner)[seat] = Some(w);
-    let split = std::env::var("RELAY_SPLIT").is_ok_and(|v| v == "1");
     let mut out = vec![0u8; 4 + RELAYED_BYTES];
     out[0..4].copy_from_slice(&(RELAYED_BYTES as u32).to_be_bytes());
     loop {
-        read_frame(&mut r, &mut buf).await?;
+        frames.next(&mut r, &mut buf).await?;
         // The move's header (board, seat, send time) at the head of the relayed frame.
         out[4..4 + 16].copy_from_slice(&buf[0..16]);
         match &durable {
-            Some(queue) if split => {
+            Some(Durable { queue, split: true }) => {
                 let (told, synced) = tokio::sync::oneshot::channel();
                 let _ = queue.send((m.clone(), out.clone(), Some(told)));
                 let _ = synced.await;
                 write_all_players(&m, &out);
             }
-            Some(queue) => {
+            Some(Durable { queue, .. }) => {
                 let _ = queue.send((m.clone(), out.clone(), None));
             }
             None => write_all_players(&m, &out),
@@ -314,24 +347,25 @@ async fn player(
         .then(|| Instant::now() + THINK + Duration::from_secs(1));
     let mut frame = vec![0u8; 4 + MOVE_BYTES];
     frame[0..4].copy_from_slice(&(MOVE_BYTES as u32).to_be_bytes());
+    let mut frames = Frames::default();
     let mut buf = Vec::with_capacity(RELAYED_BYTES);
     loop {
+        while frames.take(&mut buf) {
+            let (b, mover) = (buf[0], buf[1]);
+            if b == board && mover != seat {
+                let sent = u64::from_le_bytes(buf[8..16].try_into().unwrap_or_default());
+                let now = Instant::now();
+                if now >= after_ramp && now < end {
+                    let mut t = tally.lock().unwrap_or_else(PoisonError::into_inner);
+                    t.latency.record(now_ns().saturating_sub(sent) / 1_000);
+                    t.moves += 1;
+                }
+                next = Some(now + THINK);
+            }
+        }
         let wake = next.unwrap_or(end).min(end);
         tokio::select! {
-            read = read_frame(&mut r, &mut buf) => {
-                read?;
-                let (b, mover) = (buf[0], buf[1]);
-                if b == board && mover != seat {
-                    let sent = u64::from_le_bytes(buf[8..16].try_into().unwrap_or_default());
-                    let now = Instant::now();
-                    if now >= after_ramp && now < end {
-                        let mut t = tally.lock().unwrap_or_else(PoisonError::into_inner);
-                        t.latency.record(now_ns().saturating_sub(sent) / 1_000);
-                        t.moves += 1;
-                    }
-                    next = Some(now + THINK);
-                }
-            }
+            read = frames.fill(&mut r) => read?,
             _ = tokio::time::sleep_until(wake.into()) => {
                 if Instant::now() >= end {
                     return Ok(());

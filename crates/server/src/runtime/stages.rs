@@ -46,6 +46,11 @@ fn enabled() -> bool {
     })
 }
 
+/// The time now if the figures are on; `None`, without reading the clock, if they are off.
+pub(crate) fn now() -> Option<Instant> {
+    enabled().then(Instant::now)
+}
+
 /// The durations of some named stages since the last report.
 pub(crate) struct Stages {
     who: String,

@@ -36,8 +36,8 @@ pub(crate) type Stored = (Vec<Write>, Vec<Result<(), StoreError>>);
 pub(crate) struct Request {
     writes: Vec<Write>,
     reply: oneshot::Sender<Stored>,
-    /// When the batch was handed over (for the stage figures).
-    handed: Instant,
+    /// When the batch was handed over, if the stages are timed (`stages.rs`).
+    handed: Option<Instant>,
 }
 
 /// The committers' way to the database.
@@ -127,7 +127,7 @@ impl Writer {
                 let request = Request {
                     writes,
                     reply,
-                    handed: Instant::now(),
+                    handed: super::stages::now(),
                 };
                 match tx.send(request).await {
                     Ok(()) => Pending::Queued(n, answer),
@@ -152,8 +152,10 @@ async fn writer_task(store: Store, mut rx: mpsc::Receiver<Request>, held: Held) 
         for request in &mut queued {
             sizes.push(request.writes.len());
             all.append(&mut request.writes);
-            if let (Some(stages), Some(begun)) = (stages.as_mut(), begun) {
-                stages.record(QUEUE, begun.saturating_duration_since(request.handed));
+            if let (Some(stages), Some(begun), Some(handed)) =
+                (stages.as_mut(), begun, request.handed)
+            {
+                stages.record(QUEUE, begun.saturating_duration_since(handed));
             }
         }
         let (all, results) = store_until_reached(&store, all, &held).await;
