@@ -173,3 +173,24 @@ fn relative_clock_thresholds_change_nothing_at_a_minute_and_free_time_at_ten_sec
     let ratio = at(rel, 10).as_secs_f64() / at(si, 10).as_secs_f64();
     assert!((ratio - 1.0 / 0.6).abs() < 0.01, "{ratio}");
 }
+
+#[test]
+fn pace_reads_the_budget_from_a_few_seconds_plus_the_lead_on_the_faster_opponent() {
+    let pace = SearchConfig::named("pace").unwrap();
+    assert!(pace.pace && !SearchConfig::DEFAULT.pace);
+    let at = |config, m: &Match| bot(config).budget(m, US, Duration::ZERO).as_secs_f64();
+    // Level clocks at 40 s: read as 8 s left, not 40.
+    let level = clocks(40, 40, 40, 40);
+    let ratio = at(pace, &level) / at(SearchConfig::GUARD, &level);
+    assert!((ratio - 8.0 / 40.0).abs() < 0.01, "{ratio}");
+    // Ten seconds ahead of both opponents: 8 + 10 s.
+    let ahead = clocks(40, 30, 40, 30);
+    let ratio = at(pace, &ahead) / at(pace, &level);
+    assert!((ratio - 18.0 / 8.0).abs() < 0.01, "{ratio}");
+    // Ahead of our opponent only: the opponent across, who could sit against us, counts.
+    let across = clocks(40, 30, 40, 40);
+    assert_eq!(at(pace, &across), at(pace, &level));
+    // Below the cap (a 10 s game) nothing changes.
+    let short = clocks(6, 6, 6, 6);
+    assert_eq!(at(pace, &short), at(SearchConfig::GUARD, &short));
+}

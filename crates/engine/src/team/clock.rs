@@ -31,6 +31,10 @@ const RACE_DESPERATE_FLOOR: Duration = Duration::from_millis(500);
 /// time is left.
 const LOW_DESPERATE_FLOOR: Duration = Duration::from_millis(300);
 
+/// With [`crate::SearchConfig::pace`], the budget is read from at most this much time plus our
+/// lead on the faster opponent (Fairy-Stockfish through XBoard: 5 s plus its lead).
+const PACE_BASE: f64 = 8.0;
+
 impl TeamBot {
     /// How long to think now for this seat (from both boards' clocks); `now` is match time.
     ///
@@ -50,7 +54,7 @@ impl TeamBot {
         let ours = m.remaining(seat, now);
         let partner = seat.partner();
         let mut theirs = m.remaining(seat.opponent(), now);
-        if team_clock && m.game_end(partner.board).is_none() {
+        if (team_clock || config.pace) && m.game_end(partner.board).is_none() {
             // The opponent across can sit against us: the faster of both counts.
             theirs = theirs.max(m.remaining(partner.opponent(), now));
         }
@@ -76,11 +80,18 @@ impl TeamBot {
         } else {
             30.0
         };
-        let mut t = ours.as_secs_f64() / share + inc.as_secs_f64() * 0.75;
+        let (o, th) = (ours.as_secs_f64(), theirs.as_secs_f64());
+        // Keeping pace: the time ahead of the faster opponent is ours to spend, the rest is
+        // read as if only a few seconds were left.
+        let left = if config.pace {
+            o.min(PACE_BASE + (o - th).max(0.0))
+        } else {
+            o
+        };
+        let mut t = left / share + inc.as_secs_f64() * 0.75;
         if lean && m.position(seat.board).fullmoves() <= RACE_OPENING_MOVES {
             t *= RACE_OPENING;
         }
-        let (o, th) = (ours.as_secs_f64(), theirs.as_secs_f64());
         if o < th && th > 0.0 {
             // Behind on the clock: catch up (with the team's clocks, hard: a tenth behind
             // thinks a third less).
