@@ -190,7 +190,7 @@ fn pace_reads_the_budget_from_a_few_seconds_plus_the_lead_on_the_faster_opponent
     // Ahead of our opponent only: the opponent across, who could sit against us, counts.
     let across = clocks(40, 30, 40, 40);
     assert_eq!(at(pace, &across), at(pace, &level));
-    // Below the cap (a 10 s game) nothing changes.
+    // Below the cap (6 s left, as all through a 10 s game) nothing changes.
     let short = clocks(6, 6, 6, 6);
     assert_eq!(at(pace, &short), at(SearchConfig::GUARD, &short));
 }

@@ -157,8 +157,8 @@ pub struct SearchConfig {
     /// Time use that keeps pace with the faster of both opponents, as Fairy-Stockfish's team
     /// does through XBoard (`timeman.cpp`: it plans as if it had at most 5 s plus its lead on
     /// the opponent across): the time a move's budget is read from is at most 8 s plus our
-    /// lead on the faster of our opponent and the one across (the one who can sit against us), and behind him we catch up. At 1+0
-    /// against that team the bot thought twice as long a move, was 8 s behind a third into the
+    /// lead on the faster of our opponent and the one across (the one who can sit against
+    /// us), and behind that faster one we catch up. At 1+0 against that team the bot thought twice as long a move, was 8 s behind a third into the
     /// match, and lost 75 of 85 losses in races of sitting, each with less time than the
     /// sitter. At 10 s+0 the clock is below the cap all match long, and little changes.
     pub pace: bool,

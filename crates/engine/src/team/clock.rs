@@ -33,7 +33,7 @@ const LOW_DESPERATE_FLOOR: Duration = Duration::from_millis(300);
 
 /// With [`crate::SearchConfig::pace`], the budget is read from at most this much time plus our
 /// lead on the faster opponent (Fairy-Stockfish through XBoard: 5 s plus its lead).
-const PACE_BASE: f64 = 8.0;
+const PACE_BASE: Duration = Duration::from_secs(8);
 
 impl TeamBot {
     /// How long to think now for this seat (from both boards' clocks); `now` is match time.
@@ -46,7 +46,8 @@ impl TeamBot {
     /// opponents, and the partner's clock read relative to the base time. With
     /// [`crate::SearchConfig::race`] or [`crate::SearchConfig::lean_time`]: a fiftieth of the
     /// time left, and less in the opening; with [`crate::SearchConfig::long_time`], a
-    /// twentieth.
+    /// twentieth. With [`crate::SearchConfig::pace`]: read from at most 8 s plus our lead on
+    /// the faster of both opponents instead of from all our time left.
     pub fn budget(&self, m: &Match, seat: Seat, now: Duration) -> Duration {
         let config = self.searcher.config();
         let team_clock = config.team_clock;
@@ -84,7 +85,7 @@ impl TeamBot {
         // Keeping pace: the time ahead of the faster opponent is ours to spend, the rest is
         // read as if only a few seconds were left.
         let left = if config.pace {
-            o.min(PACE_BASE + (o - th).max(0.0))
+            o.min(PACE_BASE.as_secs_f64() + (o - th).max(0.0))
         } else {
             o
         };
