@@ -177,7 +177,7 @@ fn relative_clock_thresholds_change_nothing_at_a_minute_and_free_time_at_ten_sec
 #[test]
 fn pace_reads_the_budget_from_a_few_seconds_plus_the_lead_on_the_faster_opponent() {
     let pace = SearchConfig::named("pace").unwrap();
-    assert!(pace.pace && !SearchConfig::DEFAULT.pace);
+    assert!(pace.pace == Some(Duration::from_secs(8)) && SearchConfig::DEFAULT.pace.is_none());
     let at = |config, m: &Match| bot(config).budget(m, US, Duration::ZERO).as_secs_f64();
     // Level clocks at 40 s: read as 8 s left, not 40.
     let level = clocks(40, 40, 40, 40);
@@ -193,4 +193,10 @@ fn pace_reads_the_budget_from_a_few_seconds_plus_the_lead_on_the_faster_opponent
     // Below the cap (6 s left, as all through a 10 s game) nothing changes.
     let short = clocks(6, 6, 6, 6);
     assert_eq!(at(pace, &short), at(SearchConfig::GUARD, &short));
+    // `pacewide`: the same rule from 20 s.
+    let wide = SearchConfig::named("pacewide").unwrap();
+    let ratio = at(wide, &level) / at(SearchConfig::GUARD, &level);
+    assert!((ratio - 20.0 / 40.0).abs() < 0.01, "{ratio}");
+    let ratio = at(wide, &ahead) / at(wide, &level);
+    assert!((ratio - 30.0 / 20.0).abs() < 0.01, "{ratio}");
 }

@@ -2,6 +2,8 @@
 //! its own switch, the named configurations the arena's `bot?search=NAME` reads, and the
 //! default the engine plays with.
 
+use std::time::Duration;
+
 /// Switches of the search, for A/B matches of a change against the search before it
 /// (`bot?search=base` in the arena).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -156,12 +158,15 @@ pub struct SearchConfig {
     pub dynamic_time: bool,
     /// Time use that keeps pace with the faster of both opponents, as Fairy-Stockfish's team
     /// does through XBoard (`timeman.cpp`: it plans as if it had at most 5 s plus its lead on
-    /// the opponent across): the time a move's budget is read from is at most 8 s plus our
-    /// lead on the faster of our opponent and the one across (the one who can sit against
-    /// us), and behind that faster one we catch up. At 1+0 against that team the bot thought twice as long a move, was 8 s behind a third into the
-    /// match, and lost 75 of 85 losses in races of sitting, each with less time than the
-    /// sitter. At 10 s+0 the clock is below the cap all match long, and little changes.
-    pub pace: bool,
+    /// the opponent across): with `Some(base)`, the time a move's budget is read from is at
+    /// most `base` plus our lead on the faster of our opponent and the one across (the one who
+    /// can sit against us), and behind that faster one we catch up. At 1+0 against that team
+    /// the default thought twice as long a move, was 8 s behind a third into the match, and
+    /// lost 75 of 98 losses in races of sitting, each with less time than the sitter; with
+    /// 8 s (`pace`) it scored 18.8 points more, but through UCI, where Fairy-Stockfish never
+    /// sits, 27 points less (docs/arena.md). At 10 s+0 the clock is below the cap nearly all
+    /// match long, and little changes.
+    pub pace: Option<Duration>,
 }
 
 impl SearchConfig {
@@ -190,7 +195,7 @@ impl SearchConfig {
         evasion_pruning: false,
         check_pruning: false,
         dynamic_time: false,
-        pace: false,
+        pace: None,
     };
     /// Drop-aware pruning without the stronger reductions.
     pub const DROPS: SearchConfig = SearchConfig {
@@ -348,9 +353,15 @@ impl SearchConfig {
         dynamic_time: true,
         ..SearchConfig::GUARD
     };
-    /// `guard` keeping pace with the faster opponent's clock (`pace`).
+    /// `guard` keeping pace with the faster opponent's clock (`pace`): read from at most 8 s
+    /// plus the lead.
     pub const GUARD_PACE: SearchConfig = SearchConfig {
-        pace: true,
+        pace: Some(Duration::from_secs(8)),
+        ..SearchConfig::GUARD
+    };
+    /// `pace` with 20 s instead of 8 (`pacewide`): between the default's time use and `pace`'s.
+    pub const GUARD_PACE_WIDE: SearchConfig = SearchConfig {
+        pace: Some(Duration::from_secs(20)),
         ..SearchConfig::GUARD
     };
     /// `guardall` with Stockfish's time use: the two changes that each leaned better against
@@ -373,7 +384,7 @@ impl SearchConfig {
     pub const DEFAULT: SearchConfig = SearchConfig::GUARD;
 
     /// Every configuration with a name, as the arena's `bot?search=NAME` reads it.
-    pub const NAMED: [(&'static str, SearchConfig); 32] = [
+    pub const NAMED: [(&'static str, SearchConfig); 33] = [
         ("base", SearchConfig::BASE),
         ("drops", SearchConfig::DROPS),
         ("clock", SearchConfig::CLOCK),
@@ -405,6 +416,7 @@ impl SearchConfig {
         ("guardtm", SearchConfig::GUARD_TIME),
         ("guardalltm", SearchConfig::GUARD_ALL_TIME),
         ("pace", SearchConfig::GUARD_PACE),
+        ("pacewide", SearchConfig::GUARD_PACE_WIDE),
         ("default", SearchConfig::DEFAULT),
     ];
 

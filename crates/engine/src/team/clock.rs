@@ -31,10 +31,6 @@ const RACE_DESPERATE_FLOOR: Duration = Duration::from_millis(500);
 /// time is left.
 const LOW_DESPERATE_FLOOR: Duration = Duration::from_millis(300);
 
-/// With [`crate::SearchConfig::pace`], the budget is read from at most this much time plus our
-/// lead on the faster opponent (Fairy-Stockfish through XBoard: 5 s plus its lead).
-const PACE_BASE: Duration = Duration::from_secs(8);
-
 impl TeamBot {
     /// How long to think now for this seat (from both boards' clocks); `now` is match time.
     ///
@@ -46,8 +42,8 @@ impl TeamBot {
     /// opponents, and the partner's clock read relative to the base time. With
     /// [`crate::SearchConfig::race`] or [`crate::SearchConfig::lean_time`]: a fiftieth of the
     /// time left, and less in the opening; with [`crate::SearchConfig::long_time`], a
-    /// twentieth. With [`crate::SearchConfig::pace`]: read from at most 8 s plus our lead on
-    /// the faster of both opponents instead of from all our time left.
+    /// twentieth. With [`crate::SearchConfig::pace`]: read from at most its base (8 s for
+    /// `pace`) plus our lead on the faster of both opponents instead of from all our time left.
     pub fn budget(&self, m: &Match, seat: Seat, now: Duration) -> Duration {
         let config = self.searcher.config();
         let team_clock = config.team_clock;
@@ -55,7 +51,7 @@ impl TeamBot {
         let ours = m.remaining(seat, now);
         let partner = seat.partner();
         let mut theirs = m.remaining(seat.opponent(), now);
-        if (team_clock || config.pace) && m.game_end(partner.board).is_none() {
+        if (team_clock || config.pace.is_some()) && m.game_end(partner.board).is_none() {
             // The opponent across can sit against us: the faster of both counts.
             theirs = theirs.max(m.remaining(partner.opponent(), now));
         }
@@ -84,10 +80,9 @@ impl TeamBot {
         let (o, th) = (ours.as_secs_f64(), theirs.as_secs_f64());
         // Keeping pace: the time ahead of the faster opponent is ours to spend, the rest is
         // read as if only a few seconds were left.
-        let left = if config.pace {
-            o.min(PACE_BASE.as_secs_f64() + (o - th).max(0.0))
-        } else {
-            o
+        let left = match config.pace {
+            Some(base) => o.min(base.as_secs_f64() + (o - th).max(0.0)),
+            None => o,
         };
         let mut t = left / share + inc.as_secs_f64() * 0.75;
         if lean && m.position(seat.board).fullmoves() <= RACE_OPENING_MOVES {
