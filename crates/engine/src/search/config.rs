@@ -164,7 +164,7 @@ pub struct SearchConfig {
     /// the default thought twice as long a move, was 8 s behind a third into the match, and
     /// lost 75 of 98 losses in races of sitting, each with less time than the sitter; with
     /// 8 s (`pace`) it scored 18.8 points more, but through UCI, where Fairy-Stockfish never
-    /// sits, 27 points less (docs/arena.md). At 10 s+0 the clock is below the cap nearly all
+    /// sits, 28 points less (docs/arena.md). At 10 s+0 the clock is below the cap nearly all
     /// match long, and little changes.
     pub pace: Option<Duration>,
 }
@@ -360,6 +360,8 @@ impl SearchConfig {
         ..SearchConfig::GUARD
     };
     /// `pace` with 20 s instead of 8 (`pacewide`): between the default's time use and `pace`'s.
+    /// At 1+0 against the default it scored 22.2 points less through UCI and 7.1 more (not
+    /// shown) through XBoard (docs/arena.md, session 53), so it is not the default either.
     pub const GUARD_PACE_WIDE: SearchConfig = SearchConfig {
         pace: Some(Duration::from_secs(20)),
         ..SearchConfig::GUARD
