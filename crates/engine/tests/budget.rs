@@ -200,3 +200,18 @@ fn pace_reads_the_budget_from_a_few_seconds_plus_the_lead_on_the_faster_opponent
     let ratio = at(wide, &ahead) / at(wide, &level);
     assert!((ratio - 30.0 / 20.0).abs() < 0.01, "{ratio}");
 }
+
+#[test]
+fn guardshort_thinks_a_twentieth_below_a_minute_only() {
+    let short = SearchConfig::named("guardshort").unwrap();
+    assert!(short.short_long_time && short.relative_clock && !short.long_time);
+    assert!(!SearchConfig::DEFAULT.short_long_time);
+    let at = |config, base| bot(config).budget(&fresh(base), US, Duration::ZERO);
+    // At one minute (and above) it thinks as the default does.
+    assert_eq!(at(short, 60), at(SearchConfig::GUARD, 60));
+    assert_eq!(at(short, 180), at(SearchConfig::GUARD, 180));
+    // At 10s+0: a twentieth instead of a thirtieth, and no longer cut to 0.6 for a partner
+    // "short of time" under the fixed 15 s.
+    let ratio = at(short, 10).as_secs_f64() / at(SearchConfig::GUARD, 10).as_secs_f64();
+    assert!((ratio - 30.0 / 20.0 / 0.6).abs() < 0.01, "{ratio}");
+}

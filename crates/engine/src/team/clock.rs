@@ -41,9 +41,10 @@ impl TeamBot {
     /// [`crate::SearchConfig::team_clock`]: catching up harder, with the faster of both
     /// opponents, and the partner's clock read relative to the base time. With
     /// [`crate::SearchConfig::race`] or [`crate::SearchConfig::lean_time`]: a fiftieth of the
-    /// time left, and less in the opening; with [`crate::SearchConfig::long_time`], a
-    /// twentieth. With [`crate::SearchConfig::pace`]: read from at most its base (8 s for
-    /// `pace`) plus our lead on the faster of both opponents instead of from all our time left.
+    /// time left, and less in the opening; with [`crate::SearchConfig::long_time`] (or
+    /// [`crate::SearchConfig::short_long_time`] below a one-minute base), a twentieth. With
+    /// [`crate::SearchConfig::pace`]: read from at most its base (8 s for `pace`) plus our lead
+    /// on the faster of both opponents instead of from all our time left.
     pub fn budget(&self, m: &Match, seat: Seat, now: Duration) -> Duration {
         let config = self.searcher.config();
         let team_clock = config.team_clock;
@@ -72,7 +73,9 @@ impl TeamBot {
         };
         let share = if lean {
             RACE_SHARE
-        } else if config.long_time {
+        } else if config.long_time
+            || (config.short_long_time && m.time_control().base < Duration::from_secs(60))
+        {
             LONG_SHARE
         } else {
             30.0
