@@ -205,7 +205,7 @@ fn pace_reads_the_budget_from_a_few_seconds_plus_the_lead_on_the_faster_opponent
 fn guardshort_thinks_a_twentieth_below_a_minute_only() {
     let short = SearchConfig::named("guardshort").unwrap();
     assert!(short.short_long_time && short.relative_clock && !short.long_time);
-    assert!(!SearchConfig::DEFAULT.short_long_time);
+    assert!(!SearchConfig::named("default").unwrap().short_long_time);
     let at = |config, base| bot(config).budget(&fresh(base), US, Duration::ZERO);
     // At one minute (and above) it thinks as the default does.
     assert_eq!(at(short, 60), at(SearchConfig::GUARD, 60));
