@@ -207,7 +207,8 @@ fn guardshort_thinks_a_twentieth_below_a_minute_only() {
     assert!(short.short_long_time && short.relative_clock && !short.long_time);
     assert!(!SearchConfig::named("default").unwrap().short_long_time);
     let at = |config, base| bot(config).budget(&fresh(base), US, Duration::ZERO);
-    // At one minute (and above) it thinks as the default does.
+    // At one minute it thinks as the default does (above a minute only its relative
+    // thresholds differ, and not with every clock full).
     assert_eq!(at(short, 60), at(SearchConfig::GUARD, 60));
     assert_eq!(at(short, 180), at(SearchConfig::GUARD, 180));
     // At 10s+0: a twentieth instead of a thirtieth, and no longer cut to 0.6 for a partner

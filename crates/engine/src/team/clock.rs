@@ -17,6 +17,8 @@ const SIT_MAX: Duration = Duration::from_secs(30);
 const DESPERATE_FLOOR: Duration = Duration::from_secs(2);
 /// With [`crate::SearchConfig::long_time`]: the share of the time left a move gets (1/20).
 const LONG_SHARE: f64 = 20.0;
+/// With [`crate::SearchConfig::short_long_time`]: bases below this think [`LONG_SHARE`].
+const SHORT_BASE: Duration = Duration::from_secs(60);
 /// With [`crate::SearchConfig::race`] or `lean_time`: the share of the time left a move gets
 /// (1/50)...
 const RACE_SHARE: f64 = 50.0;
@@ -73,8 +75,7 @@ impl TeamBot {
         };
         let share = if lean {
             RACE_SHARE
-        } else if config.long_time
-            || (config.short_long_time && m.time_control().base < Duration::from_secs(60))
+        } else if config.long_time || (config.short_long_time && m.time_control().base < SHORT_BASE)
         {
             LONG_SHARE
         } else {
