@@ -8,7 +8,9 @@
 //!   reserve (full strength), so it guards the drop squares in time;
 //! - **sits** (a) when every move loses to that incoming piece while without it we stand,
 //!   and (b) when the piece it needs for a mate is one our partner can capture now; only while
-//!   its clock is comfortably ahead of its opponent's, and never longer than a bound;
+//!   its clock is comfortably ahead of its opponent's, and never longer than a bound; and
+//!   (with [`crate::SearchConfig::sit_out`]) when the opponent across sits while it has more
+//!   time than he has;
 //! - **talks**: `Need(role)` for the piece that would mate, `DontGive(role)` for the piece that
 //!   would get us mated, `Sit` to the partner when his moving would hand that piece over, `Go`
 //!   when the danger is gone, `Flag` when the partner's opponent is out of time;
@@ -395,6 +397,12 @@ impl TeamBot {
 
         // The partner asked us to sit.
         if !sit && self.partner_sit && may_sit && score < MATE_BOUND {
+            sit = true;
+        }
+
+        // The opponent across sits and our partner waits on him: with more time than he has,
+        // sit him out (`sit_out`): both boards stand still and his clock runs down first.
+        if !sit && params.sits && score < MATE_BOUND && self.sits_out(m, seat, now) {
             sit = true;
         }
 

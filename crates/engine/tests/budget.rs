@@ -216,3 +216,82 @@ fn guardshort_thinks_a_twentieth_below_a_minute_only() {
     let ratio = at(short, 10).as_secs_f64() / at(SearchConfig::GUARD, 10).as_secs_f64();
     assert!((ratio - 30.0 / 20.0 / 0.6).abs() < 0.01, "{ratio}");
 }
+
+/// A started 1+0 match in which, on board B, the opponent across (White B) moved at 5 s and
+/// 20 s and our partner (Black B) at 10 s and 21 s, and on board A our opponent replied at 14 s
+/// to our move at 12 s: since 21 s the opponent across is to move, and since 14 s we are. Then
+/// our stored time is `ours` and his `across` (both clocks run from there).
+fn across_to_move(ours: u64, across: u64) -> Match {
+    let one_minute = TimeControl {
+        base: Duration::from_secs(60),
+        increment: Duration::ZERO,
+    };
+    let mut m = Match::new(Rules::fide(), one_minute);
+    let s = Duration::from_secs;
+    m.start(Duration::ZERO).unwrap();
+    let play = |m: &mut Match, seat: Seat, uci: &str, at: u64| {
+        let mv = m.position(seat.board).parse_uci(uci).unwrap();
+        m.play(seat, mv, s(at)).unwrap();
+    };
+    let across_seat = US.partner().opponent();
+    play(&mut m, across_seat, "e2e4", 5);
+    play(&mut m, US.partner(), "e7e5", 10);
+    play(&mut m, US, "e2e4", 12);
+    play(&mut m, US.opponent(), "e7e5", 14);
+    play(&mut m, across_seat, "g1f3", 20);
+    play(&mut m, US.partner(), "b8c6", 21);
+    m.set_remaining(US, s(ours));
+    m.set_remaining(across_seat, s(across));
+    m
+}
+
+#[test]
+fn sitout_hastes_against_a_sitter_across_only() {
+    let sitout = SearchConfig::named("sitout").unwrap();
+    assert!(sitout.sit_out && !SearchConfig::DEFAULT.sit_out);
+    let s = Duration::from_secs;
+    let at = |config, m: &Match, now| bot(config).budget(m, US, now).as_secs_f64();
+    let m = across_to_move(40, 40);
+    // Held 2 s: a think, not a sit (a twentieth of a minute is 3 s): nothing changes.
+    assert_eq!(at(sitout, &m, s(23)), at(SearchConfig::GUARD, &m, s(23)));
+    // Held 4 s: he sits, and our budget is a fifth of the default's.
+    let ratio = at(sitout, &m, s(25)) / at(SearchConfig::GUARD, &m, s(25));
+    assert!((ratio - 0.2).abs() < 0.01, "{ratio}");
+    // Our partner to move on board B (no sitter there): nothing changes.
+    let mut partner_to_move = across_to_move(40, 40);
+    let mv = partner_to_move
+        .position(US.partner().board)
+        .parse_uci("b1c3")
+        .unwrap();
+    partner_to_move
+        .play(US.partner().opponent(), mv, s(22))
+        .unwrap();
+    assert_eq!(
+        at(sitout, &partner_to_move, s(30)),
+        at(SearchConfig::GUARD, &partner_to_move, s(30))
+    );
+}
+
+#[test]
+fn sitout_sits_out_a_sitter_across_with_more_time_than_he_has() {
+    use bughouse_engine::{Action, Limits};
+    let s = Duration::from_secs;
+    let decide = |config, m: &Match, now| {
+        let mut bot = bot(config);
+        bot.decide(m, US, now, Limits::nodes(2_000)).action
+    };
+    let sitout = SearchConfig::named("sitout").unwrap();
+    // At 25 s he has held his move 4 s: we have 40 - 11 = 29 s left, he 20 - 4 = 16 s.
+    let ahead = across_to_move(40, 20);
+    assert_eq!(decide(sitout, &ahead, s(25)), Action::Sit);
+    // The default plays on (the opening gives it no other reason to sit).
+    assert!(matches!(
+        decide(SearchConfig::GUARD, &ahead, s(25)),
+        Action::Move(_)
+    ));
+    // He has held it only 2 s: a think, we move.
+    assert!(matches!(decide(sitout, &ahead, s(23)), Action::Move(_)));
+    // Behind him on the clock (9 s against 36 s): we cannot outlast him, we move (fast).
+    let behind = across_to_move(20, 40);
+    assert!(matches!(decide(sitout, &behind, s(25)), Action::Move(_)));
+}

@@ -1,5 +1,6 @@
 //! The team bot's clock: how long to think (`TeamBot::budget`, from both boards' clocks) and
-//! when sitting is safe on the clock (`may_sit`, `desperate_floor`).
+//! when sitting is safe on the clock (`may_sit`, `desperate_floor`), and whether the opponent
+//! across sits against us (`sitter_across`, `sits_out`).
 
 use std::time::Duration;
 
@@ -32,6 +33,18 @@ const RACE_DESPERATE_FLOOR: Duration = Duration::from_millis(500);
 /// With [`crate::SearchConfig::low_floor`], a bot mated whatever it does sits until this much
 /// time is left.
 const LOW_DESPERATE_FLOOR: Duration = Duration::from_millis(300);
+/// With [`crate::SearchConfig::sit_out`]: the opponent across sits once he has held his move
+/// this share of the base time (1/20: 3 s at 1+0) ...
+const SITTER_SHARE: u32 = 20;
+/// ... and at least this long (a think of 0.5 s at 10s+0 is no sit).
+const SITTER_MIN: Duration = Duration::from_secs(1);
+/// While he sits, a move's budget is cut to this share of itself.
+const HASTE: f64 = 0.2;
+/// We sit him out with at least this share of the base time more than he has (1/60: 1 s at
+/// 1+0) ...
+const SIT_OUT_SHARE: u32 = 60;
+/// ... and at least this much more.
+const SIT_OUT_MIN_LEAD: Duration = Duration::from_millis(500);
 
 impl TeamBot {
     /// How long to think now for this seat (from both boards' clocks); `now` is match time.
@@ -117,6 +130,11 @@ impl TeamBot {
             // The partner's clock runs while he waits for a piece from us.
             t *= 0.3;
         }
+        if config.sit_out && self.sitter_across(m, seat, now).is_some() {
+            // The sitter's clock runs all the while, ours only while we think: move fast and
+            // the race turns our way.
+            t *= HASTE;
+        }
         let margin = 0.05 + o * 0.02;
         let t = t.min(o / 6.0).min((o - margin).max(0.0)).max(0.005);
         Duration::from_secs_f64(t)
@@ -158,6 +176,41 @@ impl TeamBot {
             .map_or(Duration::ZERO, |s| now.saturating_sub(s));
         let lead_at_start = (ours + sat).saturating_sub(theirs);
         ours > theirs + lead && ours > floor && sat < SIT_MAX.min(lead_at_start / 2)
+    }
+}
+
+impl TeamBot {
+    /// With [`crate::SearchConfig::sit_out`]: the time left of the opponent across if he sits
+    /// against us: our partner's game goes on, he is to move there and has held his move for a
+    /// twentieth of the base time (at least a second) since the last move on that board.
+    pub(super) fn sitter_across(&self, m: &Match, seat: Seat, now: Duration) -> Option<Duration> {
+        if !self.searcher.config().sit_out || !m.is_started() {
+            return None;
+        }
+        let across = seat.partner().opponent();
+        if m.game_end(across.board).is_some() || m.to_move(across.board) != across {
+            return None;
+        }
+        let last = m
+            .record()
+            .iter()
+            .rev()
+            .find(|r| r.seat.board == across.board)?;
+        let held = now.saturating_sub(last.at);
+        let sits = (m.time_control().base / SITTER_SHARE).max(SITTER_MIN);
+        (held >= sits).then(|| m.remaining(across, now))
+    }
+
+    /// With [`crate::SearchConfig::sit_out`]: whether to sit the sitter across out: he sits
+    /// ([`TeamBot::sitter_across`]) and we have more time than he has, by a sixtieth of the
+    /// base time (at least half a second). Our board stands still meanwhile and his clock
+    /// runs down first: he must move (Fairy-Stockfish sits to its last second) or lose on time.
+    pub(super) fn sits_out(&self, m: &Match, seat: Seat, now: Duration) -> bool {
+        let Some(his) = self.sitter_across(m, seat, now) else {
+            return false;
+        };
+        let lead = (m.time_control().base / SIT_OUT_SHARE).max(SIT_OUT_MIN_LEAD);
+        m.remaining(seat, now) > his + lead
     }
 }
 
