@@ -130,7 +130,7 @@ pub(crate) async fn serve(
         }
     }
     rate_unrated(&store).await;
-    tokio::spawn(heartbeat(store.clone(), node));
+    tokio::spawn(heartbeat(store.clone(), node, clock));
     let mut inboxes = Vec::with_capacity(count);
     let mut tasks = Vec::with_capacity(count);
     let lobby_flags = hubs.iter().map(Hub::lobby_flag).collect();
@@ -310,6 +310,13 @@ pub(crate) struct ServerClock {
 }
 
 impl ServerClock {
+    /// Now, as Unix milliseconds on the server's time line: server time 0 plus the monotonic
+    /// time since (the hub's `now` read as Unix time, as the clock anchors are).
+    pub(crate) fn unix_now(&self) -> i64 {
+        let since = i64::try_from(self.started.elapsed().as_millis()).unwrap_or(i64::MAX);
+        self.unix_ms.saturating_add(since)
+    }
+
     /// The match time at which the server was last alive: its last heartbeat against the
     /// match's clock anchor (Unix milliseconds of match time 0).
     pub(crate) fn alive_at(
@@ -330,13 +337,18 @@ pub(crate) const NODE: &str = "local";
 /// see `docs/protocol.md`).
 pub(crate) const HEARTBEAT_EVERY: Duration = Duration::from_secs(1);
 
-/// Records every [`HEARTBEAT_EVERY`] that the server is alive, as long as it runs.
-pub(crate) async fn heartbeat(store: Store, node: String) {
+/// Records every [`HEARTBEAT_EVERY`] that the server is alive, as long as it runs, in the
+/// server's own time ([`ServerClock::unix_now`]), the time line of the clock anchors and the
+/// moves' times: a step of the system clock while the server runs (NTP, a virtual machine
+/// paused and resumed) would otherwise move the heartbeat against them, and after a crash the
+/// players to move would be charged the step (a `.ci/run` on 3 December charged 14.4 s for
+/// 2.5 s of thinking after the machine was paused).
+pub(crate) async fn heartbeat(store: Store, node: String, clock: ServerClock) {
     let mut every = tokio::time::interval(HEARTBEAT_EVERY);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         every.tick().await;
-        if let Err(e) = store.heartbeat(&node, unix_ms()).await {
+        if let Err(e) = store.heartbeat(&node, clock.unix_now()).await {
             tracing::warn!("heartbeat: {e}");
         }
     }
