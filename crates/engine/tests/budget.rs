@@ -295,3 +295,36 @@ fn sitout_sits_out_a_sitter_across_with_more_time_than_he_has() {
     let behind = across_to_move(20, 40);
     assert!(matches!(decide(sitout, &behind, s(25)), Action::Move(_)));
 }
+
+#[test]
+fn quickopen_thinks_a_quarter_in_a_quiet_opening_only() {
+    let quick = SearchConfig::named("quickopen").unwrap();
+    assert!(quick.quick_open && !SearchConfig::DEFAULT.quick_open);
+    let at = |config, m: &Match| bot(config).budget(m, US, Duration::ZERO).as_secs_f64();
+    // The first move, nothing in hand: a quarter of the default's budget.
+    let m = clocks(60, 60, 60, 60);
+    let ratio = at(quick, &m) / at(SearchConfig::GUARD, &m);
+    assert!((ratio - 0.25).abs() < 0.01, "{ratio}");
+    // Our partner took a pawn on board B: a pawn in hand on our board, and the default's time.
+    let mut m = clocks(60, 60, 60, 60);
+    let s = Duration::from_secs;
+    let b = US.partner().board;
+    for (i, uci) in ["e2e4", "d7d5", "e4d5"].iter().enumerate() {
+        let seat = m.to_move(b);
+        let mv = m.position(b).parse_uci(uci).unwrap();
+        m.play(seat, mv, s(i as u64 + 1)).unwrap();
+    }
+    assert!(!m.position(US.board).reserves().iter().all(|r| r.is_empty()));
+    assert_eq!(at(quick, &m), at(SearchConfig::GUARD, &m));
+    // Past the eighth move of our board: the default's time.
+    let mut m = clocks(60, 60, 60, 60);
+    for file in "abcdefgh".chars() {
+        for uci in [format!("{file}2{file}3"), format!("{file}7{file}6")] {
+            let seat = m.to_move(US.board);
+            let mv = m.position(US.board).parse_uci(&uci).unwrap();
+            m.play(seat, mv, s(0)).unwrap();
+        }
+    }
+    assert_eq!(m.position(US.board).fullmoves(), 9);
+    assert_eq!(at(quick, &m), at(SearchConfig::GUARD, &m));
+}

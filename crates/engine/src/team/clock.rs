@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use bughouse_core::{Match, Position, Seat};
+use bughouse_core::{Color, Match, Position, Seat};
 
 use super::TeamBot;
 
@@ -45,6 +45,11 @@ const HASTE: f64 = 0.2;
 const SIT_OUT_SHARE: u32 = 60;
 /// ... and at least this much more.
 const SIT_OUT_MIN_LEAD: Duration = Duration::from_millis(500);
+/// With [`crate::SearchConfig::quick_open`]: the share of the budget a move gets in the
+/// opening ...
+const QUICK_OPEN: f64 = 0.25;
+/// ... up to this full move of our board, while neither side there has a piece in hand.
+const QUICK_OPEN_MOVES: u32 = 8;
 
 impl TeamBot {
     /// How long to think now for this seat (from both boards' clocks); `now` is match time.
@@ -59,7 +64,9 @@ impl TeamBot {
     /// time left, and less in the opening; with [`crate::SearchConfig::long_time`] (or
     /// [`crate::SearchConfig::short_long_time`] below a one-minute base), a twentieth. With
     /// [`crate::SearchConfig::pace`]: read from at most its base (8 s for `pace`) plus our lead
-    /// on the faster of both opponents instead of from all our time left.
+    /// on the faster of both opponents instead of from all our time left. With
+    /// [`crate::SearchConfig::quick_open`]: a quarter in the first eight moves while neither
+    /// side of our board has a piece in hand.
     pub fn budget(&self, m: &Match, seat: Seat, now: Duration) -> Duration {
         let config = self.searcher.config();
         let team_clock = config.team_clock;
@@ -129,6 +136,10 @@ impl TeamBot {
         {
             // The partner's clock runs while he waits for a piece from us.
             t *= 0.3;
+        }
+        if config.quick_open && quiet_opening(m.position(seat.board)) {
+            // Ten plies of a quiet opening cost a quarter of the clock a middlegame move gets.
+            t *= QUICK_OPEN;
         }
         if config.sit_out && self.sitter_across(m, seat, now).is_some() {
             // The sitter's clock runs all the while, ours only while we think: move fast and
@@ -212,6 +223,13 @@ impl TeamBot {
         let lead = (m.time_control().base / SIT_OUT_SHARE).max(SIT_OUT_MIN_LEAD);
         m.remaining(seat, now) > his + lead
     }
+}
+
+/// Whether the board is in its first [`QUICK_OPEN_MOVES`] moves with both reserves empty.
+fn quiet_opening(pos: &Position) -> bool {
+    pos.fullmoves() <= QUICK_OPEN_MOVES
+        && pos.reserve(Color::White).is_empty()
+        && pos.reserve(Color::Black).is_empty()
 }
 
 /// Whether `partner` is to move on his board and has no legal move: he waits for a piece.
