@@ -5,7 +5,8 @@ the bot's team lost, the way they ended (mate or flag), mates by a drop, mates a
 bot sat down to its floor (its last clock at most FLOOR seconds: 2.3 by default, the `drops` and
 `clock` bots' floor of 2 s or 1 s; `--floor 0.8` for `race`, which sits to 0.5 s), and mates while the other board stood
 still for a sixth of the base time or more with the opponents to move there (their partner
-sat: a race of sitting), with whose clock was ahead when that board stopped. Then the mean
+sat: a race of sitting), with whose clock was ahead when that board stopped (and when the
+mated bot's was behind the sitter's, by how much, and the match time the sit began). Then the mean
 thinking time per move (first 20 moves of each player) and the mean clocks at a third and a
 half of the match's virtual time.
 
@@ -57,6 +58,7 @@ def clocks_at(line, base, t):
 
 def main(files, floor=2.3):
     count = collections.Counter()
+    deficits, sit_starts = [], []
     think = {"bot": [], "other": []}
     at = {1 / 3: ([], []), 1 / 2: ([], [])}
     for path in files:
@@ -123,8 +125,15 @@ def main(files, floor=2.3):
                 c = clocks_at(line, base, o[0])
                 if c[mated] < c[waiter]:
                     count["  ... the mated bot had less time than the sitter"] += 1
+                    deficits.append(c[waiter] - c[mated])
+                    sit_starts.append(o[0])
     for k, v in count.items():
         print(f"{k}: {v}")
+    if deficits:
+        deficits.sort()
+        sit_starts.sort()
+        print(f"  ... by (median, range): {deficits[len(deficits) // 2]:.1f} s ({deficits[0]:.1f} to {deficits[-1]:.1f} s), "
+              f"the sit from {sit_starts[len(sit_starts) // 2]:.1f} s of match time (median)")
     b, o = think["bot"], think["other"]
     if b and o:
         print(f"think per move, first 20 moves: bot {sum(b)/len(b):.3f} s, other {sum(o)/len(o):.3f} s")
