@@ -185,13 +185,14 @@ pub struct SearchConfig {
     /// sat him out. Through UCI Fairy-Stockfish never sits, and the switch does nothing.
     pub sit_out: bool,
     /// A quick opening: while our board is in its first eight moves and neither side there has
-    /// a piece in hand, a move's budget is a quarter of the usual. At 1+0 the default spends a
-    /// thirtieth of its clock a move from the start, about 1.8 s each over the first eight
-    /// moves against Fairy-Stockfish's 0.4 s, and through XBoard it met the sits of
-    /// Fairy-Stockfish's team 7 to 13 s behind the sitter (4 December), 25 s into the match:
-    /// the opening, where a quarter of the time still searches ten plies of a quiet position,
-    /// is where that clock went. The seconds saved are spent later (the budget is a share of
-    /// the time left), where drops make the positions sharp.
+    /// a piece in hand, a move's budget is a quarter of the usual. At 1+0 through XBoard the
+    /// default met the sits of Fairy-Stockfish's team 8.3 s behind the sitter (median, 4
+    /// December), 28 s into the board, and 5 s of that came from its first eight moves (7.2 s
+    /// spent against Fairy-Stockfish's 2.1 s). The seconds saved are spent later (the budget
+    /// is a share of the time left), where drops make the positions sharp. Measured
+    /// (docs/arena.md): it saves 3 of those 5 s (a capture fills a reserve and ends it early);
+    /// paired against the default +6.2 points through XBoard (16 seeds, 95% −6.0 to +18.5)
+    /// and −10.5 through UCI (19 seeds, −28.2 to +7.2): not shown either way.
     pub quick_open: bool,
 }
 
