@@ -7,13 +7,18 @@
 //! ([`Input::BotWake`]); the hub also asks again when the other board changes. The thinking
 //! time is real: the hub plays the move at the moment the answer arrives, so the bot's clock
 //! is charged exactly like a person's (no lag compensation).
+//!
+//! A bot's move is played no sooner than [`pace`] after it was asked: a weak level finds its
+//! move in a fraction of a millisecond, and two such bots facing each other on one board
+//! played thousands of plies a second (12,348 in two seconds at `1+0` in a CI run), deciding
+//! the match before a person on the other board had moved and flooding every screen watching.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use bughouse_core::{Role, Seat};
+use bughouse_core::{Role, Seat, TimeControl};
 use bughouse_engine::{Action, Level, Limits, Talk, TeamBot};
 use bughouse_protocol::{Piece, TalkKind};
 use tokio::sync::{mpsc, Semaphore};
@@ -53,12 +58,17 @@ impl BotRunner {
             let engines = runner.engines.clone();
             let match_id = turn.match_id.clone();
             let (seat, ply) = (turn.seat, turn.ply);
+            let least = pace(turn.game.time_control());
             let thought = tokio::task::spawn_blocking(move || think(&engines, turn, asked)).await;
             let Ok((uci, talk, recheck)) = thought else {
                 tracing::error!(%match_id, %seat, "a bot's search failed");
                 return;
             };
             let sits = uci.is_none();
+            if !sits {
+                // The wait is on the bot's clock, as its thinking is.
+                tokio::time::sleep(least.saturating_sub(asked.elapsed())).await;
+            }
             let reply = BotReply {
                 match_id: match_id.clone(),
                 seat,
@@ -83,6 +93,13 @@ impl BotRunner {
             .unwrap_or_else(PoisonError::into_inner)
             .retain(|(id, _), _| id != match_id);
     }
+}
+
+/// The least time a bot takes for a move: a two-hundredth of the base time (300 ms at `1+0`,
+/// 50 ms at `10s+0`), at most one second. At that pace a whole move list of 60 moves costs a
+/// bot under a third of its clock.
+pub(crate) fn pace(tc: TimeControl) -> Duration {
+    (tc.base / 200).min(Duration::from_secs(1))
 }
 
 /// One search: the move (or `None` to sit), what the bot says, when to look again if it sits.
@@ -197,6 +214,15 @@ mod tests {
             "an unknown piece letter is refused at the edge"
         );
         assert_eq!(talk_from(TalkKind::Text, None), None);
+    }
+
+    #[test]
+    fn a_bot_takes_a_two_hundredth_of_the_base_for_a_move_and_at_most_a_second() {
+        let tc = |s: &str| s.parse::<TimeControl>().unwrap();
+        assert_eq!(pace(tc("1+0")), Duration::from_millis(300));
+        assert_eq!(pace(tc("10s+0")), Duration::from_millis(50));
+        assert_eq!(pace(tc("3+2")), Duration::from_millis(900));
+        assert_eq!(pace(tc("15+10")), Duration::from_secs(1));
     }
 
     #[test]

@@ -215,6 +215,48 @@ async fn four_bots_play_a_match_to_its_end_while_a_spectator_watches() {
     );
 }
 
+/// Bots move at a pace a person can follow: at `1+0` no sooner than 300 ms after their turn,
+/// so two boards of weak bots play a handful of plies in a second and a half, not thousands
+/// (which they did, deciding a lone player's match before he moved and flooding his page).
+#[tokio::test]
+async fn bots_move_at_a_pace_people_can_follow() {
+    let server = TestServer::start().await;
+    let id = create_match(server.addr, "fide", "1+0").await;
+    let mut watcher = Client::connect(server.addr, "watcher").await;
+    watcher
+        .send(&ClientMessage::Hello {
+            match_id: id.clone(),
+            token: None,
+        })
+        .await;
+    watcher.state().await;
+    for seat in ["WhiteA", "BlackA", "WhiteB", "BlackB"] {
+        watcher
+            .send(&ClientMessage::AddBot {
+                seat: seat.parse().unwrap(),
+                level: Some(1),
+            })
+            .await;
+        watcher.state().await;
+    }
+    let mut moves = 0;
+    let watch = tokio::time::sleep(Duration::from_millis(1500));
+    tokio::pin!(watch);
+    loop {
+        tokio::select! {
+            _ = &mut watch => break,
+            message = watcher.recv() => {
+                if let ServerMessage::Moved { .. } = message {
+                    moves += 1;
+                }
+            }
+        }
+    }
+    // Each board: a ply every 300 ms at most, five in 1.5 s; two boards, with slack.
+    assert!(moves >= 1, "the bots played");
+    assert!(moves <= 14, "{moves} plies in 1.5 s");
+}
+
 /// One connection watches match after match: each `hello` answers with that match's state,
 /// whichever hub shard runs it (matches are spread over the shards).
 #[tokio::test]
