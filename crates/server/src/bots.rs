@@ -60,14 +60,21 @@ impl BotRunner {
             let (seat, ply) = (turn.seat, turn.ply);
             let least = pace(turn.game.time_control());
             let thought = tokio::task::spawn_blocking(move || think(&engines, turn, asked)).await;
-            let Ok((uci, talk, recheck)) = thought else {
+            let Ok(Thought {
+                uci,
+                talk,
+                recheck,
+                budget,
+            }) = thought
+            else {
                 tracing::error!(%match_id, %seat, "a bot's search failed");
                 return;
             };
             let sits = uci.is_none();
             if !sits {
-                // The wait is on the bot's clock, as its thinking is.
-                tokio::time::sleep(least.saturating_sub(asked.elapsed())).await;
+                // The wait is on the bot's clock, as its thinking is, and never longer than the
+                // time it gave itself for the move: short of time, it moves at once.
+                tokio::time::sleep(least.min(budget).saturating_sub(asked.elapsed())).await;
             }
             let reply = BotReply {
                 match_id: match_id.clone(),
@@ -97,17 +104,30 @@ impl BotRunner {
 
 /// The least time a bot takes for a move: a two-hundredth of the base time (300 ms at `1+0`,
 /// 50 ms at `10s+0`), at most one second. At that pace a whole move list of 60 moves costs a
-/// bot under a third of its clock.
+/// bot under a third of its clock. A bot short of time waits no longer than the budget it gave
+/// itself for the move.
 pub(crate) fn pace(tc: TimeControl) -> Duration {
     (tc.base / 200).min(Duration::from_secs(1))
 }
 
-/// One search: the move (or `None` to sit), what the bot says, when to look again if it sits.
+/// What one search decided.
+struct Thought {
+    /// The move, or `None` to sit.
+    uci: Option<String>,
+    /// What the bot says.
+    talk: Vec<BotTalk>,
+    /// When to look again if it sits.
+    recheck: Duration,
+    /// The time the bot gave itself for the move, from its clock.
+    budget: Duration,
+}
+
+/// One search.
 fn think(
     engines: &Mutex<HashMap<(String, Seat), TeamBot>>,
     turn: BotTurn,
     asked: Instant,
-) -> (Option<String>, Vec<BotTalk>, Duration) {
+) -> Thought {
     let key = (turn.match_id.clone(), turn.seat);
     let taken = engines
         .lock()
@@ -146,7 +166,12 @@ fn think(
     };
     let talk = decision.talk.iter().map(|t| talk_to(*t)).collect();
     let recheck = decision.recheck.unwrap_or(Duration::from_millis(300));
-    (uci, talk, recheck)
+    Thought {
+        uci,
+        talk,
+        recheck,
+        budget,
+    }
 }
 
 /// A partner's message as the engine hears it.
