@@ -1,0 +1,438 @@
+//! Properties of the server's state machine under any sequence of client messages, with a
+//! fake clock: legal moves, stale and hostile frames, retries of the same action, reconnects,
+//! resignations, draw offers and claims, talk and time running out, in every rulebook's preset.
+//!
+//! Whatever the clients send, the hub
+//! - never panics;
+//! - stores each move once (one row a ply, one a client action) and never a move after the end;
+//! - acknowledges a move only once it has handed its row to the store (stores before sends);
+//! - ends a match once: a result reached (of the match, or of one board under knsb-1988) never
+//!   changes, and the end is stored once;
+//! - numbers what it tells a watcher without gaps or repeats, and tells each ply once;
+//! - and what it stored, read back from a real SQLite database into a fresh hub, is the match
+//!   as the players saw it: the same moves, positions and result.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use bughouse_protocol::{BoardState, ServerMessage};
+use bughouse_server::hub::{ConnId, Effect, Hub, Input, Write};
+use bughouse_store::Store;
+use proptest::prelude::*;
+use serde_json::json;
+
+const SEATS: [&str; 4] = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
+const SPECTATOR: ConnId = 9;
+const PRESETS: [&str; 4] = ["fide", "minerva-2014", "knsb-1988", "uscf-scholastic-2006"];
+
+/// One thing a client (or time) does.
+#[derive(Debug, Clone)]
+enum Step {
+    /// The player to move on a board (A if false) plays the `pick`-th move of the legal list he
+    /// was last shown.
+    Move { board_b: bool, pick: u16 },
+    /// A player sends one of the actions, well formed.
+    Action { player: usize, kind: u8, arg: u8 },
+    /// A player sends text that is no valid frame.
+    Junk { player: usize, text: String },
+    /// A player sends his last frame again, with its id (a retry after a lost answer).
+    Again { player: usize },
+    /// A player's connection drops; he comes back with his seat's token.
+    Reconnect { player: usize },
+    /// Time passes.
+    Wait { ms: u32 },
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        12 => (any::<bool>(), any::<u16>()).prop_map(|(board_b, pick)| Step::Move { board_b, pick }),
+        3 => (0..4usize, 0..14u8, any::<u8>())
+            .prop_map(|(player, kind, arg)| Step::Action { player, kind, arg }),
+        1 => (0..5usize, junk()).prop_map(|(player, text)| Step::Junk { player, text }),
+        2 => (0..4usize).prop_map(|player| Step::Again { player }),
+        1 => (0..4usize).prop_map(|player| Step::Reconnect { player }),
+        2 => (0..20_000u32).prop_map(|ms| Step::Wait { ms }),
+    ]
+}
+
+/// Frames a hostile or broken client may send.
+fn junk() -> impl Strategy<Value = String> {
+    prop_oneof![
+        ".{0,40}",
+        Just(String::new()),
+        Just("{}".to_owned()),
+        Just(r#"{"type":"move"}"#.to_owned()),
+        Just(r#"{"type":"move","uci":"e2e4","id":-1}"#.to_owned()),
+        Just(r#"{"type":"move","uci":"Q@h9","id":1e99}"#.to_owned()),
+        Just(r#"{"type":"sit","seat":"RedC","name":"x"}"#.to_owned()),
+        Just(r#"{"type":"talk","kind":"need"}"#.to_owned()),
+        Just(r#"{"type":"claim_draw","claim":"boredom"}"#.to_owned()),
+        Just(r#"{"type":"hello","match_id":"nope"}"#.to_owned()),
+        Just(r#"{"type":"resign","extra":1}"#.to_owned()),
+        "[a-z_]{1,12}".prop_map(|t| format!(r#"{{"type":"{t}"}}"#)),
+        "[a-h][1-8][a-h][1-8][qrbnk]?"
+            .prop_map(|uci| json!({"type": "move", "uci": uci}).to_string()),
+    ]
+}
+
+/// A well-formed action of the kinds clients send, `arg` choosing its details.
+fn action(kind: u8, arg: u8, match_id: &str) -> serde_json::Value {
+    let seat = SEATS[usize::from(arg) % 4];
+    let piece = ["P", "N", "B", "R", "Q"][usize::from(arg) % 5];
+    let asks = ["need", "dont_give"][usize::from(arg) % 2];
+    let says = ["sit", "go", "flag"][usize::from(arg) % 3];
+    match kind {
+        0 => json!({"type": "resign"}),
+        1 | 2 => json!({"type": "offer_draw"}),
+        3 => json!({"type": "withdraw_draw"}),
+        4 => {
+            json!({"type": "claim_draw", "claim": if arg.is_multiple_of(2) { "repetition" } else { "move-count" }})
+        }
+        5 => json!({"type": "talk", "kind": asks, "piece": piece}),
+        6 => json!({"type": "talk", "kind": says}),
+        7 => json!({"type": "talk", "kind": "text", "text": "x".repeat(usize::from(arg))}),
+        8 => json!({"type": "stand"}),
+        9 => json!({"type": "sit", "seat": seat, "name": format!("p{arg}")}),
+        10 => json!({"type": "add_bot", "seat": seat, "level": arg % 10}),
+        11 => json!({"type": "rematch", "swap": arg.is_multiple_of(2)}),
+        12 => json!({"type": "ping", "t": f64::from(arg)}),
+        _ => json!({"type": "hello", "match_id": match_id}),
+    }
+}
+
+/// The hub, its match and what the clients and the store have seen so far.
+struct World {
+    hub: Hub,
+    now: Duration,
+    id: String,
+    tokens: [Option<String>; 4],
+    /// Each player's last frame, with its id.
+    last: [Option<String>; 4],
+    next_id: u64,
+    /// The ids of the move frames each player sent.
+    move_ids: HashSet<u64>,
+    /// The last position of each board the clients were shown (A, B).
+    boards: [Option<BoardState>; 2],
+    /// Every write the hub handed to the store, in order.
+    writes: Vec<Write>,
+    /// Move rows stored: by ply, and by action id.
+    plies: HashSet<i64>,
+    actions: HashSet<(u8, i64)>,
+    finishes: usize,
+    /// The results told to the spectator, once reached.
+    result: Option<String>,
+    board_results: [Option<String>; 2],
+    /// The spectator's last numbered event and the plies it was told.
+    seq: u64,
+    told_plies: HashSet<usize>,
+}
+
+impl World {
+    fn new(preset: &str) -> World {
+        let mut hub = Hub::new([3; 32]).with_unix_zero(1_800_000_000_000);
+        let now = Duration::from_secs(1);
+        let (id, fx) = hub.create_match(preset, "1+0", now).expect("a valid match");
+        let mut w = World {
+            hub,
+            now,
+            id,
+            tokens: Default::default(),
+            last: Default::default(),
+            next_id: 1,
+            move_ids: HashSet::new(),
+            boards: [None, None],
+            writes: Vec::new(),
+            plies: HashSet::new(),
+            actions: HashSet::new(),
+            finishes: 0,
+            result: None,
+            board_results: [None, None],
+            seq: 0,
+            told_plies: HashSet::new(),
+        };
+        w.check(fx);
+        w.apply(Input::Connected(SPECTATOR));
+        w.text(
+            SPECTATOR,
+            json!({"type": "hello", "match_id": w.id}).to_string(),
+        );
+        for (i, seat) in SEATS.iter().enumerate() {
+            let conn = conn_of(i);
+            w.apply(Input::Connected(conn));
+            w.text(conn, json!({"type": "hello", "match_id": w.id}).to_string());
+            let fx = w.text(
+                conn,
+                json!({"type": "sit", "seat": seat, "name": format!("player{i}")}).to_string(),
+            );
+            w.tokens[i] = fx.iter().find_map(|e| match e {
+                Effect::Send(to, ServerMessage::Seated { token, .. }) if to.contains(&conn) => {
+                    Some(token.clone())
+                }
+                _ => None,
+            });
+            assert!(w.tokens[i].is_some(), "{seat} is seated");
+        }
+        w
+    }
+
+    fn apply(&mut self, input: Input) -> Vec<Effect> {
+        let fx = self.hub.apply(input, self.now);
+        self.check(fx.clone());
+        fx
+    }
+
+    fn text(&mut self, conn: ConnId, text: String) -> Vec<Effect> {
+        self.apply(Input::Text(conn, text))
+    }
+
+    /// Sends an action of `player` with a fresh id.
+    fn send(&mut self, player: usize, mut frame: serde_json::Value) -> Vec<Effect> {
+        let id = self.next_id;
+        self.next_id += 1;
+        if frame["type"] == "move" {
+            self.move_ids.insert(id);
+        }
+        frame["id"] = json!(id);
+        let text = frame.to_string();
+        self.last[player] = Some(text.clone());
+        self.text(conn_of(player), text)
+    }
+
+    fn run(&mut self, step: &Step) {
+        self.now += Duration::from_millis(150);
+        match step {
+            Step::Move { board_b, pick } => {
+                let b = usize::from(*board_b);
+                let Some(board) = &self.boards[b] else { return };
+                let white = board.fen.split(' ').nth(1) == Some("w");
+                let player = 2 * b + usize::from(!white);
+                let uci = board
+                    .legal
+                    .as_ref()
+                    .filter(|l| !l.is_empty())
+                    .and_then(|l| l.get(usize::from(*pick) % l.len()))
+                    .map_or_else(|| "e2e4".to_owned(), str::to_owned);
+                self.send(player, json!({"type": "move", "uci": uci}));
+            }
+            Step::Action { player, kind, arg } => {
+                let frame = action(*kind, *arg, &self.id.clone());
+                self.send(*player, frame);
+            }
+            Step::Junk { player, text } => {
+                let conn = if *player == 4 {
+                    SPECTATOR
+                } else {
+                    conn_of(*player)
+                };
+                self.text(conn, text.clone());
+            }
+            Step::Again { player } => {
+                if let Some(text) = self.last[*player].clone() {
+                    self.text(conn_of(*player), text);
+                }
+            }
+            Step::Reconnect { player } => {
+                let conn = conn_of(*player);
+                self.apply(Input::Disconnected(conn));
+                self.now += Duration::from_millis(300);
+                self.apply(Input::Connected(conn));
+                let hello =
+                    json!({"type": "hello", "match_id": self.id, "token": self.tokens[*player]});
+                self.text(conn, hello.to_string());
+            }
+            Step::Wait { ms } => {
+                self.now += Duration::from_millis(u64::from(*ms));
+                self.apply(Input::Tick);
+            }
+        }
+    }
+
+    /// Checks the effects of one input against everything before.
+    fn check(&mut self, fx: Vec<Effect>) {
+        for effect in fx {
+            match effect {
+                Effect::Store(write) => {
+                    match &write {
+                        Write::RecordMove(mv) => {
+                            assert!(self.finishes == 0, "a move stored after the end: {mv:?}");
+                            assert!(self.plies.insert(mv.ply), "ply {} stored twice", mv.ply);
+                            if let Some(action) = mv.action_id {
+                                assert!(
+                                    self.actions.insert((mv.seat, action)),
+                                    "action {action} of seat {} stored twice",
+                                    mv.seat
+                                );
+                            }
+                        }
+                        Write::FinishMatch { match_id, .. } if *match_id == self.id => {
+                            self.finishes += 1;
+                            assert_eq!(self.finishes, 1, "the end stored twice");
+                        }
+                        _ => {}
+                    }
+                    self.writes.push(write);
+                }
+                Effect::Send(to, msg) => self.seen(to.contains(&SPECTATOR), msg),
+                _ => {}
+            }
+        }
+    }
+
+    /// A message sent (`spectator`: to the spectator among others).
+    fn seen(&mut self, spectator: bool, msg: ServerMessage) {
+        match msg {
+            ServerMessage::Ack { id, .. } if self.move_ids.contains(&id) => {
+                let stored = self.writes.iter().any(|w| {
+                    matches!(w, Write::RecordMove(mv) if mv.action_id == i64::try_from(id).ok())
+                });
+                assert!(
+                    stored,
+                    "move {id} acknowledged before its row went to the store"
+                );
+            }
+            ServerMessage::State { state, .. } => {
+                if state.match_id != self.id {
+                    return;
+                }
+                let [a, b] = state.boards;
+                self.shown(0, a);
+                self.shown(1, b);
+                if spectator {
+                    self.seq = self.seq.max(state.seq);
+                }
+                if let Some(result) = state.result {
+                    self.reached(&result.result, &result.boards);
+                }
+            }
+            ServerMessage::Moved {
+                mv,
+                board,
+                other,
+                seq,
+                ..
+            } => {
+                let (b, o) = if board.board == "A" { (0, 1) } else { (1, 0) };
+                self.shown(b, board);
+                self.shown(o, other);
+                if spectator {
+                    assert!(self.told_plies.insert(mv.ply), "ply {} told twice", mv.ply);
+                    self.numbered(seq);
+                }
+            }
+            ServerMessage::Ended { result, seq, .. } if spectator => {
+                self.numbered(seq);
+                self.reached(&result.result, &result.boards);
+            }
+            ServerMessage::DrawOffers { seq, .. } if spectator => self.numbered(seq),
+            _ => {}
+        }
+    }
+
+    /// A board as a message showed it: the legal moves, which only the player to move is
+    /// sent, are kept while the position stays.
+    fn shown(&mut self, b: usize, board: BoardState) {
+        let kept = self.boards[b]
+            .as_ref()
+            .is_some_and(|old| old.fen == board.fen && board.legal.is_none());
+        if !kept {
+            self.boards[b] = Some(board);
+        }
+    }
+
+    fn numbered(&mut self, seq: u64) {
+        assert_eq!(
+            seq,
+            self.seq + 1,
+            "the spectator's events numbered without a gap"
+        );
+        self.seq = seq;
+    }
+
+    /// A result told: what was reached before stands.
+    fn reached(&mut self, result: &str, boards: &[String; 2]) {
+        if let Some(before) = &self.result {
+            assert_eq!(before, result, "the match's result changed");
+        } else if result != "*" {
+            self.result = Some(result.to_owned());
+        }
+        for (i, r) in boards.iter().enumerate() {
+            if let Some(before) = &self.board_results[i] {
+                assert_eq!(before, r, "board {i}'s result changed");
+            } else if r != "*" {
+                self.board_results[i] = Some(r.clone());
+            }
+        }
+    }
+}
+
+fn conn_of(player: usize) -> ConnId {
+    ConnId::try_from(player + 1).expect("small")
+}
+
+/// What the store holds, read back into a fresh hub, is the match the players saw.
+fn stored_is_seen(w: &World) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = format!("sqlite://{}", dir.path().join("p.db").display());
+    let stored = runtime.block_on(async {
+        let store = Store::connect(&url).await.expect("the database");
+        for (write, result) in w.writes.iter().zip(store.apply_batch(&w.writes).await) {
+            assert!(result.is_ok(), "{write:?} refused: {result:?}");
+        }
+        store
+            .load_match(&w.id)
+            .await
+            .expect("readable")
+            .expect("stored")
+    });
+    let mut fresh = Hub::new([4; 32]).with_unix_zero(1_800_000_000_000);
+    fresh.restore(&stored, w.now, None).expect("restored");
+    let seen = w.hub.public_state(&w.id, w.now).expect("in memory");
+    let back = fresh.public_state(&w.id, w.now).expect("restored");
+    let ucis = |s: &bughouse_protocol::MatchState| -> Vec<String> {
+        s.moves.iter().map(|m| m.uci.clone()).collect()
+    };
+    assert_eq!(ucis(&back), ucis(&seen), "the moves");
+    for b in 0..2 {
+        assert_eq!(back.boards[b].fen, seen.boards[b].fen, "board {b}");
+    }
+    assert_eq!(back.result, seen.result, "the result");
+    assert_eq!(back.status, seen.status, "the status");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn whatever_clients_send_results_stand_and_moves_are_stored_once(
+        preset in 0..PRESETS.len(),
+        steps in proptest::collection::vec(step(), 1..160),
+    ) {
+        let mut w = World::new(PRESETS[preset]);
+        for step in &steps {
+            w.run(step);
+        }
+        stored_is_seen(&w);
+    }
+}
+
+/// The property's world itself: legal moves from the lists are taken, and a retried move is
+/// acknowledged without a second row.
+#[test]
+fn the_world_plays_legal_moves_and_a_retry_is_not_stored_again() {
+    let mut w = World::new("fide");
+    for _ in 0..6 {
+        w.run(&Step::Move {
+            board_b: false,
+            pick: 3,
+        });
+        w.run(&Step::Again { player: 0 });
+        w.run(&Step::Again { player: 1 });
+    }
+    assert_eq!(w.plies.len(), 6, "six moves on board A, each stored once");
+    assert_eq!(w.told_plies.len(), 6);
+    stored_is_seen(&w);
+}
