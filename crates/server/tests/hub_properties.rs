@@ -10,7 +10,9 @@
 //!   changes, and the end is stored once;
 //! - numbers what it tells a watcher without gaps or repeats, and tells each ply once;
 //! - and what it stored, read back from a real SQLite database into a fresh hub, is the match
-//!   as the players saw it: the same moves, positions and result.
+//!   as the players saw it: the same moves, positions and result. A crash at any moment (the
+//!   hub replaced by one restored from the database, everyone connecting again) loses no move
+//!   and keeps every rule above: a retried action is still recognised, a result still stands.
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -19,6 +21,7 @@ use bughouse_protocol::{BoardState, ServerMessage};
 use bughouse_server::hub::{ConnId, Effect, Hub, Input, Write};
 use bughouse_store::Store;
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
 use serde_json::json;
 
 const SEATS: [&str; 4] = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
@@ -41,6 +44,9 @@ enum Step {
     Reconnect { player: usize },
     /// Time passes.
     Wait { ms: u32 },
+    /// The server stops at once after time passes: a fresh hub restores the match from what
+    /// was stored, and everyone connects again.
+    Crash { ms: u32 },
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -52,6 +58,7 @@ fn step() -> impl Strategy<Value = Step> {
         2 => (0..4usize).prop_map(|player| Step::Again { player }),
         1 => (0..4usize).prop_map(|player| Step::Reconnect { player }),
         2 => (0..20_000u32).prop_map(|ms| Step::Wait { ms }),
+        1 => (0..5_000u32).prop_map(|ms| Step::Crash { ms }),
     ]
 }
 
@@ -106,8 +113,10 @@ struct World {
     now: Duration,
     id: String,
     tokens: [Option<String>; 4],
-    /// Each player's last frame, with its id.
-    last: [Option<String>; 4],
+    /// Each player's last frame and its id.
+    last: [Option<(u64, String)>; 4],
+    /// The ids of the actions acknowledged.
+    acked: HashSet<u64>,
     next_id: u64,
     /// The ids of the move frames each player sent.
     move_ids: HashSet<u64>,
@@ -125,6 +134,53 @@ struct World {
     /// The spectator's last numbered event and the plies it was told.
     seq: u64,
     told_plies: HashSet<usize>,
+    /// The database the writes go to, when they are stored (at a crash, at the end).
+    db: Db,
+    restarts: u8,
+}
+
+/// A real SQLite database in a temporary directory, and how many of the writes it holds.
+struct Db {
+    runtime: tokio::runtime::Runtime,
+    store: Store,
+    _dir: tempfile::TempDir,
+    stored: usize,
+}
+
+impl Db {
+    fn new() -> Db {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let url = format!("sqlite://{}", dir.path().join("p.db").display());
+        let store = runtime
+            .block_on(Store::connect(&url))
+            .expect("the database");
+        Db {
+            runtime,
+            store,
+            _dir: dir,
+            stored: 0,
+        }
+    }
+
+    /// Stores the writes not stored yet (each must be taken) and reads the match back.
+    fn store_and_load(&mut self, writes: &[Write], id: &str) -> bughouse_store::StoredMatch {
+        let new = &writes[self.stored..];
+        self.stored = writes.len();
+        self.runtime.block_on(async {
+            for (write, result) in new.iter().zip(self.store.apply_batch(new).await) {
+                assert!(result.is_ok(), "{write:?} refused: {result:?}");
+            }
+            self.store
+                .load_match(id)
+                .await
+                .expect("readable")
+                .expect("stored")
+        })
+    }
 }
 
 impl World {
@@ -138,6 +194,7 @@ impl World {
             id,
             tokens: Default::default(),
             last: Default::default(),
+            acked: HashSet::new(),
             next_id: 1,
             move_ids: HashSet::new(),
             boards: [None, None],
@@ -149,6 +206,8 @@ impl World {
             board_results: [None, None],
             seq: 0,
             told_plies: HashSet::new(),
+            db: Db::new(),
+            restarts: 3,
         };
         w.check(fx);
         w.apply(Input::Connected(SPECTATOR));
@@ -194,7 +253,7 @@ impl World {
         }
         frame["id"] = json!(id);
         let text = frame.to_string();
-        self.last[player] = Some(text.clone());
+        self.last[player] = Some((id, text.clone()));
         self.text(conn_of(player), text)
     }
 
@@ -227,8 +286,28 @@ impl World {
                 self.text(conn, text.clone());
             }
             Step::Again { player } => {
-                if let Some(text) = self.last[*player].clone() {
-                    self.text(conn_of(*player), text);
+                if let Some((id, text)) = self.last[*player].clone() {
+                    let conn = conn_of(*player);
+                    let fx = self.text(conn, text);
+                    if self.acked.contains(&id) {
+                        // Done already: answered as done again, not refused nor done twice.
+                        let answers: Vec<&ServerMessage> = fx
+                            .iter()
+                            .filter_map(|e| match e {
+                                Effect::Send(to, m) if to.contains(&conn) => Some(m),
+                                _ => None,
+                            })
+                            .filter(|m| match m {
+                                ServerMessage::Ack { id: a, .. } => *a == id,
+                                ServerMessage::Error { id: e, .. } => *e == Some(id),
+                                _ => false,
+                            })
+                            .collect();
+                        assert!(
+                            matches!(answers[..], [ServerMessage::Ack { .. }]),
+                            "action {id} retried after its ack: {answers:?}"
+                        );
+                    }
                 }
             }
             Step::Reconnect { player } => {
@@ -243,6 +322,20 @@ impl World {
             Step::Wait { ms } => {
                 self.now += Duration::from_millis(u64::from(*ms));
                 self.apply(Input::Tick);
+            }
+            Step::Crash { ms } => {
+                self.now += Duration::from_millis(u64::from(*ms));
+                self.hub = stored_is_seen(self);
+                self.now += Duration::from_millis(500);
+                for conn in [SPECTATOR, 1, 2, 3, 4] {
+                    self.apply(Input::Connected(conn));
+                    let token = match conn {
+                        SPECTATOR => None,
+                        _ => self.tokens[usize::try_from(conn - 1).expect("small")].clone(),
+                    };
+                    let hello = json!({"type": "hello", "match_id": self.id, "token": token});
+                    self.text(conn, hello.to_string());
+                }
             }
         }
     }
@@ -280,6 +373,9 @@ impl World {
 
     /// A message sent (`spectator`: to the spectator among others).
     fn seen(&mut self, spectator: bool, msg: ServerMessage) {
+        if let ServerMessage::Ack { id, .. } = &msg {
+            self.acked.insert(*id);
+        }
         match msg {
             ServerMessage::Ack { id, .. } if self.move_ids.contains(&id) => {
                 let stored = self.writes.iter().any(|w| {
@@ -298,7 +394,8 @@ impl World {
                 self.shown(0, a);
                 self.shown(1, b);
                 if spectator {
-                    self.seq = self.seq.max(state.seq);
+                    // A state is the whole match: its number is where the next event follows.
+                    self.seq = state.seq;
                 }
                 if let Some(result) = state.result {
                     self.reached(&result.result, &result.boards);
@@ -369,26 +466,13 @@ fn conn_of(player: usize) -> ConnId {
     ConnId::try_from(player + 1).expect("small")
 }
 
-/// What the store holds, read back into a fresh hub, is the match the players saw.
-fn stored_is_seen(w: &World) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let url = format!("sqlite://{}", dir.path().join("p.db").display());
-    let stored = runtime.block_on(async {
-        let store = Store::connect(&url).await.expect("the database");
-        for (write, result) in w.writes.iter().zip(store.apply_batch(&w.writes).await) {
-            assert!(result.is_ok(), "{write:?} refused: {result:?}");
-        }
-        store
-            .load_match(&w.id)
-            .await
-            .expect("readable")
-            .expect("stored")
-    });
-    let mut fresh = Hub::new([4; 32]).with_unix_zero(1_800_000_000_000);
+/// What the store holds, read back into a fresh hub, is the match the players saw: the
+/// fresh hub, as a server restarted at this moment would have it.
+fn stored_is_seen(w: &mut World) -> Hub {
+    let stored = w.db.store_and_load(&w.writes, &w.id);
+    // A new process draws new randomness (for the ids of the matches it creates).
+    w.restarts += 1;
+    let mut fresh = Hub::new([w.restarts; 32]).with_unix_zero(1_800_000_000_000);
     fresh.restore(&stored, w.now, None).expect("restored");
     let seen = w.hub.public_state(&w.id, w.now).expect("in memory");
     let back = fresh.public_state(&w.id, w.now).expect("restored");
@@ -401,10 +485,15 @@ fn stored_is_seen(w: &World) {
     }
     assert_eq!(back.result, seen.result, "the result");
     assert_eq!(back.status, seen.status, "the status");
+    fresh
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: 128,
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("regressions"))),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn whatever_clients_send_results_stand_and_moves_are_stored_once(
@@ -415,7 +504,7 @@ proptest! {
         for step in &steps {
             w.run(step);
         }
-        stored_is_seen(&w);
+        stored_is_seen(&mut w);
     }
 }
 
@@ -434,5 +523,15 @@ fn the_world_plays_legal_moves_and_a_retry_is_not_stored_again() {
     }
     assert_eq!(w.plies.len(), 6, "six moves on board A, each stored once");
     assert_eq!(w.told_plies.len(), 6);
-    stored_is_seen(&w);
+    // After a restart the retries are still known: acknowledged, not stored again.
+    w.run(&Step::Crash { ms: 100 });
+    w.run(&Step::Again { player: 0 });
+    w.run(&Step::Again { player: 1 });
+    assert_eq!(w.plies.len(), 6, "no move stored twice across a restart");
+    w.run(&Step::Move {
+        board_b: false,
+        pick: 3,
+    });
+    assert_eq!(w.plies.len(), 7, "play goes on after the restart");
+    stored_is_seen(&mut w);
 }
