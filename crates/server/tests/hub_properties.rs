@@ -487,23 +487,21 @@ fn stored_is_seen(w: &mut World) -> Hub {
     assert_eq!(back.status, seen.status, "the status");
     // Nobody's clock lost time to the stop: without a heartbeat the clocks resume from the
     // last record, so the player to move is charged his thinking up to it only.
-    for i in 0..4 {
+    for (i, seat) in SEATS.iter().enumerate() {
         assert!(
             back.clocks.remaining_ms[i] >= seen.clocks.remaining_ms[i],
-            "{}'s clock: {} ms restored against {} ms before the stop",
-            SEATS[i],
+            "{seat}'s clock: {} ms restored against {} ms before the stop",
             back.clocks.remaining_ms[i],
             seen.clocks.remaining_ms[i]
         );
     }
     // A clock that was not running is as it was.
-    for i in 0..4 {
-        let name: bughouse_protocol::SeatName = SEATS[i].parse().expect("a seat");
+    for (i, seat) in SEATS.iter().enumerate() {
+        let name: bughouse_protocol::SeatName = seat.parse().expect("a seat");
         if !seen.clocks.running.contains(&name) && !back.clocks.running.contains(&name) {
             assert_eq!(
                 back.clocks.remaining_ms[i], seen.clocks.remaining_ms[i],
-                "{}'s stopped clock",
-                SEATS[i]
+                "{seat}'s stopped clock"
             );
         }
     }
