@@ -1,6 +1,7 @@
 //! Properties of the server's state machine under any sequence of client messages, with a
 //! fake clock: legal moves, stale and hostile frames, retries of the same action, reconnects,
-//! resignations, draw offers and claims, talk and time running out, in every rulebook's preset.
+//! resignations, draw offers and claims, talk, bots answering the turns they were asked (stale
+//! ones too) and time running out, in every rulebook's preset.
 //!
 //! Whatever the clients send, the hub
 //! - never panics;
@@ -17,8 +18,8 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use bughouse_protocol::{BoardState, ServerMessage};
-use bughouse_server::hub::{ConnId, Effect, Hub, Input, Write};
+use bughouse_protocol::{BoardState, Piece, ServerMessage, TalkKind};
+use bughouse_server::hub::{BotReply, BotTurn, ConnId, Effect, Hub, Input, Write};
 use bughouse_store::Store;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
@@ -44,6 +45,11 @@ enum Step {
     Reconnect { player: usize },
     /// Time passes.
     Wait { ms: u32 },
+    /// A bot answers one of the turns it was asked for (perhaps one that has passed): the
+    /// `pick`-th legal move of the position it was given, or it sits; and it may talk.
+    Bot { pick: u16, sits: bool, talk: u8 },
+    /// A sitting bot is woken.
+    Wake { seat: usize },
     /// The server stops at once after time passes: a fresh hub restores the match from what
     /// was stored, and everyone connects again.
     Crash { ms: u32 },
@@ -59,6 +65,9 @@ fn step() -> impl Strategy<Value = Step> {
         1 => (0..4usize).prop_map(|player| Step::Reconnect { player }),
         2 => (0..20_000u32).prop_map(|ms| Step::Wait { ms }),
         1 => (0..5_000u32).prop_map(|ms| Step::Crash { ms }),
+        6 => (any::<u16>(), prop::bool::weighted(0.1), any::<u8>())
+            .prop_map(|(pick, sits, talk)| Step::Bot { pick, sits, talk }),
+        1 => (0..4usize).prop_map(|seat| Step::Wake { seat }),
     ]
 }
 
@@ -137,6 +146,9 @@ struct World {
     /// The database the writes go to, when they are stored (at a crash, at the end).
     db: Db,
     restarts: u8,
+    /// The seats of bots, and the turns they were asked for and have not answered.
+    bots: [bool; 4],
+    turns: Vec<BotTurn>,
 }
 
 /// A real SQLite database in a temporary directory, and how many of the writes it holds.
@@ -184,7 +196,8 @@ impl Db {
 }
 
 impl World {
-    fn new(preset: &str) -> World {
+    /// A match of `preset` whose seats are taken by four players, or by bots where `bots` says.
+    fn new(preset: &str, bots: [bool; 4]) -> World {
         let mut hub = Hub::new([3; 32]).with_unix_zero(1_800_000_000_000);
         let now = Duration::from_secs(1);
         let (id, fx) = hub.create_match(preset, "1+0", now).expect("a valid match");
@@ -208,6 +221,8 @@ impl World {
             told_plies: HashSet::new(),
             db: Db::new(),
             restarts: 3,
+            bots,
+            turns: Vec::new(),
         };
         w.check(fx);
         w.apply(Input::Connected(SPECTATOR));
@@ -219,6 +234,12 @@ impl World {
             let conn = conn_of(i);
             w.apply(Input::Connected(conn));
             w.text(conn, json!({"type": "hello", "match_id": w.id}).to_string());
+            if bots[i] {
+                let level = 1 + i % 8;
+                let add = json!({"type": "add_bot", "seat": seat, "level": level});
+                w.text(SPECTATOR, add.to_string());
+                continue;
+            }
             let fx = w.text(
                 conn,
                 json!({"type": "sit", "seat": seat, "name": format!("player{i}")}).to_string(),
@@ -265,6 +286,9 @@ impl World {
                 let Some(board) = &self.boards[b] else { return };
                 let white = board.fen.split(' ').nth(1) == Some("w");
                 let player = 2 * b + usize::from(!white);
+                if self.bots[player] {
+                    return;
+                }
                 let uci = board
                     .legal
                     .as_ref()
@@ -323,6 +347,36 @@ impl World {
                 self.now += Duration::from_millis(u64::from(*ms));
                 self.apply(Input::Tick);
             }
+            Step::Bot { pick, sits, talk } => {
+                if self.turns.is_empty() {
+                    return;
+                }
+                let turn = self.turns.remove(usize::from(*pick) % self.turns.len());
+                let legal = turn.game.position(turn.seat.board).legal_moves();
+                let uci = match (sits, legal.len()) {
+                    (true, _) | (_, 0) => None,
+                    (false, n) => Some(legal[usize::from(*pick) % n].to_string()),
+                };
+                let piece = [Piece::Pawn, Piece::Knight, Piece::Queen][usize::from(*talk) % 3];
+                let talk = match talk % 5 {
+                    0 => vec![(TalkKind::Need, Some(piece))],
+                    1 => vec![(TalkKind::DontGive, Some(piece)), (TalkKind::Sit, None)],
+                    2 => vec![(TalkKind::Go, None)],
+                    _ => Vec::new(),
+                };
+                self.apply(Input::Bot(BotReply {
+                    match_id: turn.match_id,
+                    seat: turn.seat,
+                    ply: turn.ply,
+                    uci,
+                    talk,
+                }));
+            }
+            Step::Wake { seat } => {
+                let seat = bughouse_core::Seat::ALL[*seat];
+                let match_id = self.id.clone();
+                self.apply(Input::BotWake { match_id, seat });
+            }
             Step::Crash { ms } => {
                 self.now += Duration::from_millis(u64::from(*ms));
                 self.hub = stored_is_seen(self);
@@ -346,7 +400,8 @@ impl World {
             match effect {
                 Effect::Store(write) => {
                     match &write {
-                        Write::RecordMove(mv) => {
+                        // A rematch's writes are stored with the others, not checked.
+                        Write::RecordMove(mv) if mv.match_id == self.id => {
                             assert!(self.finishes == 0, "a move stored after the end: {mv:?}");
                             assert!(self.plies.insert(mv.ply), "ply {} stored twice", mv.ply);
                             if let Some(action) = mv.action_id {
@@ -366,6 +421,7 @@ impl World {
                     self.writes.push(write);
                 }
                 Effect::Send(to, msg) => self.seen(to.contains(&SPECTATOR), msg),
+                Effect::BotTurn(turn) => self.turns.push(turn),
                 _ => {}
             }
         }
@@ -518,9 +574,10 @@ proptest! {
     #[test]
     fn whatever_clients_send_results_stand_and_moves_are_stored_once(
         preset in 0..PRESETS.len(),
+        bots in prop::array::uniform4(prop::bool::weighted(0.3)),
         steps in proptest::collection::vec(step(), 1..160),
     ) {
-        let mut w = World::new(PRESETS[preset]);
+        let mut w = World::new(PRESETS[preset], bots);
         for step in &steps {
             w.run(step);
         }
@@ -532,7 +589,7 @@ proptest! {
 /// acknowledged without a second row.
 #[test]
 fn the_world_plays_legal_moves_and_a_retry_is_not_stored_again() {
-    let mut w = World::new("fide");
+    let mut w = World::new("fide", [false; 4]);
     for _ in 0..6 {
         w.run(&Step::Move {
             board_b: false,
