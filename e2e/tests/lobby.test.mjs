@@ -417,15 +417,15 @@ test('a lone player fills the empty seats with bots after the wait', { timeout: 
   const lobby = await (await page.request.get(`${BASE}/api/lobby`)).json();
   assert.equal(lobby.open.find(m => m.match_id === id)?.bot_level, level, 'the lobby\'s level for the match');
   await offer.click();
-  // The match starts (and may end soon: the bots on board B play each other in a blink, and weak
-  // ones may mate there before Solo moves).
+  // The match starts (and may end soon: the bots on board B play each other, each move at least
+  // 300 ms at 1+0, and weak ones may mate there early).
   await page.locator('.match-info .status:is(.playing, .finished)').waitFor();
   const seats = await page.locator('li.seat-row .tag:not(.you)').allTextContents();
   assert.deepEqual(seats, ['bot', 'bot', 'bot']);
   assert.equal(await page.locator('li.seat-row .player-name', { hasText: `Bot ${level}` }).count(), 3, 'bots of the level offered');
   await page.screenshot({ path: join(ARTIFACTS, 'match-desktop-bots.png'), fullPage: true });
-  // Solo resigns, unless board B has already decided the match: its bots may play a hundred moves
-  // a second, and the page must still answer his clicks at once (it draws once a frame).
+  // Solo resigns, unless board B has already decided the match; the page must answer his clicks
+  // at once while board B's bots play (it draws once a frame).
   const resign = page.getByRole('button', { name: 'Resign' });
   const score = page.locator('section.result .score');
   await page.locator('button:text-is("Resign"), section.result .score').first().waitFor();
