@@ -52,7 +52,7 @@ impl BotRunner {
         let runner = self.clone();
         tokio::spawn(async move {
             let asked = Instant::now();
-            let Ok(_core) = runner.cores.clone().acquire_owned().await else {
+            let Ok(core) = runner.cores.clone().acquire_owned().await else {
                 return;
             };
             let engines = runner.engines.clone();
@@ -60,11 +60,14 @@ impl BotRunner {
             let (seat, ply) = (turn.seat, turn.ply);
             let least = pace(turn.game.time_control());
             let thought = tokio::task::spawn_blocking(move || think(&engines, turn, asked)).await;
+            // The core is free for other bots' searches while this one waits.
+            drop(core);
             let Ok(Thought {
                 uci,
                 talk,
                 recheck,
                 budget,
+                left,
             }) = thought
             else {
                 tracing::error!(%match_id, %seat, "a bot's search failed");
@@ -72,9 +75,8 @@ impl BotRunner {
             };
             let sits = uci.is_none();
             if !sits {
-                // The wait is on the bot's clock, as its thinking is, and never longer than the
-                // time it gave itself for the move: short of time, it moves at once.
-                tokio::time::sleep(least.min(budget).saturating_sub(asked.elapsed())).await;
+                // The wait is on the bot's clock, as its thinking is.
+                tokio::time::sleep(wait(least, budget, left, asked.elapsed())).await;
             }
             let reply = BotReply {
                 match_id: match_id.clone(),
@@ -102,12 +104,24 @@ impl BotRunner {
     }
 }
 
-/// The least time a bot takes for a move: a two-hundredth of the base time (300 ms at `1+0`,
-/// 50 ms at `10s+0`), at most one second. At that pace a whole move list of 60 moves costs a
-/// bot under a third of its clock. A bot short of time waits no longer than the budget it gave
-/// itself for the move.
+/// The least time a bot takes for a move: a two-hundredth of the time a player has for forty
+/// moves (the base and forty increments): 300 ms at `1+0`, 800 ms at `2+1`; at least 50 ms and
+/// at most one second. At that pace sixty moves cost a bot under a third of its clock.
 pub(crate) fn pace(tc: TimeControl) -> Duration {
-    (tc.base / 200).min(Duration::from_secs(1))
+    ((tc.base + tc.increment * 40) / 200).clamp(Duration::from_millis(50), Duration::from_secs(1))
+}
+
+/// How long a bot's move waits once found, `elapsed` after the bot was asked: until [`pace`]
+/// (`least`), but never beyond the time the bot gave itself for the move (`budget`, less when
+/// it is short of time, behind on the clock or its partner waits for a piece) nor a quarter of
+/// the time it has `left` (the budget has a floor of a few milliseconds).
+pub(crate) fn wait(
+    least: Duration,
+    budget: Duration,
+    left: Duration,
+    elapsed: Duration,
+) -> Duration {
+    least.min(budget).min(left / 4).saturating_sub(elapsed)
 }
 
 /// What one search decided.
@@ -120,6 +134,8 @@ struct Thought {
     recheck: Duration,
     /// The time the bot gave itself for the move, from its clock.
     budget: Duration,
+    /// The time it had left when it began.
+    left: Duration,
 }
 
 /// One search.
@@ -147,6 +163,7 @@ fn think(
     // Time spent waiting for a free core is on the bot's clock already.
     let at = turn.at + asked.elapsed();
     let budget = bot.budget(&turn.game, turn.seat, at);
+    let left = turn.game.remaining(turn.seat, at);
     let decision = bot.decide(
         &turn.game,
         turn.seat,
@@ -171,6 +188,7 @@ fn think(
         talk,
         recheck,
         budget,
+        left,
     }
 }
 
@@ -242,12 +260,28 @@ mod tests {
     }
 
     #[test]
-    fn a_bot_takes_a_two_hundredth_of_the_base_for_a_move_and_at_most_a_second() {
+    fn a_bot_takes_a_two_hundredth_of_forty_moves_time_for_a_move_within_bounds() {
         let tc = |s: &str| s.parse::<TimeControl>().unwrap();
         assert_eq!(pace(tc("1+0")), Duration::from_millis(300));
+        assert_eq!(pace(tc("2+1")), Duration::from_millis(800));
         assert_eq!(pace(tc("10s+0")), Duration::from_millis(50));
-        assert_eq!(pace(tc("3+2")), Duration::from_millis(900));
+        // Tiny bases still leave people time to follow; long games no more than a second.
+        assert_eq!(pace(tc("1s+0")), Duration::from_millis(50));
+        assert_eq!(pace(tc("1s+60")), Duration::from_secs(1));
         assert_eq!(pace(tc("15+10")), Duration::from_secs(1));
+    }
+
+    #[test]
+    fn a_found_move_waits_for_the_pace_within_the_bots_own_time() {
+        let ms = Duration::from_millis;
+        // Found after 20 ms: it waits until the pace.
+        assert_eq!(wait(ms(300), ms(2_000), ms(60_000), ms(20)), ms(280));
+        // Found after the pace: it goes at once.
+        assert_eq!(wait(ms(300), ms(2_000), ms(60_000), ms(400)), ms(0));
+        // Short of time: no longer than the budget it gave itself...
+        assert_eq!(wait(ms(300), ms(100), ms(1_000), ms(20)), ms(80));
+        // ... nor than a quarter of what it has left (the budget's floor is above that).
+        assert_eq!(wait(ms(300), ms(5), ms(8), ms(0)), ms(2));
     }
 
     #[test]
