@@ -11,14 +11,20 @@
 //!   changes, and the end is stored once;
 //! - numbers what it tells a watcher without gaps or repeats, and tells each ply once;
 //! - and what it stored, read back from a real SQLite database into a fresh hub, is the match
-//!   as the players saw it: the same moves, positions and result. A crash at any moment (the
-//!   hub replaced by one restored from the database, everyone connecting again) loses no move
-//!   and keeps every rule above: a retried action is still recognised, a result still stands.
+//!   as the players saw it: the same moves, positions and result.
+//!
+//! A step's writes are stored and its messages delivered when the next step begins, as the
+//! server sends only what is stored. A crash at any moment replaces the hub by one restored
+//! from the database (resuming from a heartbeat or from the last record), perhaps losing the
+//! last step's writes with its messages, and everyone connects again: the match is the one the
+//! clients were last shown, no clock lost time to the stop, an action retried after its ack is
+//! acked again (not refused, not done twice), one whose ack was lost is done once, the watcher's
+//! numbering goes on above what it was told, and every rule above still holds.
 
 use std::collections::HashSet;
 use std::time::Duration;
 
-use bughouse_protocol::{BoardState, Piece, ServerMessage, TalkKind};
+use bughouse_protocol::{BoardState, MatchState, Piece, ServerMessage, TalkKind};
 use bughouse_server::hub::{BotReply, BotTurn, ConnId, Effect, Hub, Input, Write};
 use bughouse_store::Store;
 use proptest::prelude::*;
@@ -27,6 +33,8 @@ use serde_json::json;
 
 const SEATS: [&str; 4] = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
 const SPECTATOR: ConnId = 9;
+/// Unix time of server time 0, in milliseconds.
+const UNIX_ZERO: i64 = 1_800_000_000_000;
 const PRESETS: [&str; 4] = ["fide", "minerva-2014", "knsb-1988", "uscf-scholastic-2006"];
 
 /// One thing a client (or time) does.
@@ -51,8 +59,15 @@ enum Step {
     /// A sitting bot is woken.
     Wake { seat: usize },
     /// The server stops at once after time passes: a fresh hub restores the match from what
-    /// was stored, and everyone connects again.
-    Crash { ms: u32 },
+    /// was stored, and everyone connects again. With `lose`, the writes of the last step had
+    /// not been committed: they are lost, and so are its messages (the server sends only what
+    /// is stored). With `heartbeat`, the server was last known alive that many milliseconds
+    /// (up to a second) before it stopped.
+    Crash {
+        ms: u32,
+        lose: bool,
+        heartbeat: Option<u16>,
+    },
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -64,7 +79,8 @@ fn step() -> impl Strategy<Value = Step> {
         2 => (0..4usize).prop_map(|player| Step::Again { player }),
         1 => (0..4usize).prop_map(|player| Step::Reconnect { player }),
         2 => (0..20_000u32).prop_map(|ms| Step::Wait { ms }),
-        1 => (0..5_000u32).prop_map(|ms| Step::Crash { ms }),
+        1 => (0..5_000u32, any::<bool>(), prop::option::of(0..1_000u16))
+            .prop_map(|(ms, lose, heartbeat)| Step::Crash { ms, lose, heartbeat }),
         6 => (any::<u16>(), prop::bool::weighted(0.1), any::<u8>())
             .prop_map(|(pick, sits, talk)| Step::Bot { pick, sits, talk }),
         1 => (0..4usize).prop_map(|seat| Step::Wake { seat }),
@@ -149,6 +165,11 @@ struct World {
     /// The seats of bots, and the turns they were asked for and have not answered.
     bots: [bool; 4],
     turns: Vec<BotTurn>,
+    /// The effects of the step under way: its writes go to the store and its messages to the
+    /// clients when the next step begins (a crash before then may lose them).
+    pending: Vec<Effect>,
+    /// The match as the hub had it when the last step's effects were delivered, and when.
+    confirmed: Option<(Duration, MatchState)>,
 }
 
 /// A real SQLite database in a temporary directory, and how many of the writes it holds.
@@ -198,7 +219,7 @@ impl Db {
 impl World {
     /// A match of `preset` whose seats are taken by four players, or by bots where `bots` says.
     fn new(preset: &str, bots: [bool; 4]) -> World {
-        let mut hub = Hub::new([3; 32]).with_unix_zero(1_800_000_000_000);
+        let mut hub = Hub::new([3; 32]).with_unix_zero(UNIX_ZERO);
         let now = Duration::from_secs(1);
         let (id, fx) = hub.create_match(preset, "1+0", now).expect("a valid match");
         let mut w = World {
@@ -223,8 +244,10 @@ impl World {
             restarts: 3,
             bots,
             turns: Vec::new(),
+            pending: Vec::new(),
+            confirmed: None,
         };
-        w.check(fx);
+        w.pending.extend(fx);
         w.apply(Input::Connected(SPECTATOR));
         w.text(
             SPECTATOR,
@@ -252,13 +275,26 @@ impl World {
             });
             assert!(w.tokens[i].is_some(), "{seat} is seated");
         }
+        w.deliver();
         w
     }
 
     fn apply(&mut self, input: Input) -> Vec<Effect> {
         let fx = self.hub.apply(input, self.now);
-        self.check(fx.clone());
+        self.pending.extend(fx.iter().cloned());
         fx
+    }
+
+    /// The step's writes are stored and its messages delivered: both are checked.
+    fn deliver(&mut self) {
+        let fx = std::mem::take(&mut self.pending);
+        self.check(fx);
+        self.confirmed = Some((
+            self.now,
+            self.hub
+                .public_state(&self.id, self.now)
+                .expect("in memory"),
+        ));
     }
 
     fn text(&mut self, conn: ConnId, text: String) -> Vec<Effect> {
@@ -279,6 +315,10 @@ impl World {
     }
 
     fn run(&mut self, step: &Step) {
+        match step {
+            Step::Crash { lose: true, .. } => self.pending.clear(),
+            _ => self.deliver(),
+        }
         self.now += Duration::from_millis(150);
         match step {
             Step::Move { board_b, pick } => {
@@ -377,9 +417,11 @@ impl World {
                 let match_id = self.id.clone();
                 self.apply(Input::BotWake { match_id, seat });
             }
-            Step::Crash { ms } => {
+            Step::Crash { ms, heartbeat, .. } => {
                 self.now += Duration::from_millis(u64::from(*ms));
-                self.hub = stored_is_seen(self);
+                let alive =
+                    heartbeat.map(|h| self.now.saturating_sub(Duration::from_millis(u64::from(h))));
+                self.hub = restarted(self, alive);
                 self.now += Duration::from_millis(500);
                 for conn in [SPECTATOR, 1, 2, 3, 4] {
                     self.apply(Input::Connected(conn));
@@ -450,7 +492,14 @@ impl World {
                 self.shown(0, a);
                 self.shown(1, b);
                 if spectator {
-                    // A state is the whole match: its number is where the next event follows.
+                    // A state is the whole match: its number is where the next event follows,
+                    // above anything the watcher was told before (after a restart too).
+                    assert!(
+                        state.seq >= self.seq,
+                        "a state numbered {} after event {}",
+                        state.seq,
+                        self.seq
+                    );
                     self.seq = state.seq;
                 }
                 if let Some(result) = state.result {
@@ -522,46 +571,73 @@ fn conn_of(player: usize) -> ConnId {
     ConnId::try_from(player + 1).expect("small")
 }
 
-/// What the store holds, read back into a fresh hub, is the match the players saw: the
-/// fresh hub, as a server restarted at this moment would have it.
-fn stored_is_seen(w: &mut World) -> Hub {
+/// A server restarted at this moment, last known alive at server time `alive` (if known): the
+/// match it restores from the store is the one the clients were last shown, and no clock lost
+/// time to the stop.
+fn restarted(w: &mut World, alive: Option<Duration>) -> Hub {
     let stored = w.db.store_and_load(&w.writes, &w.id);
+    let (shown_at, shown) = w.confirmed.clone().expect("a match shown");
+    // Match time 0 as Unix time, from the clock anchor last stored.
+    let anchor = w.writes.iter().rev().find_map(|write| match write {
+        Write::SetClockAnchor {
+            match_id,
+            anchor_ms,
+        } if *match_id == w.id => Some(*anchor_ms),
+        _ => None,
+    });
+    let alive_at = match (alive, anchor) {
+        (Some(t), Some(anchor)) => {
+            let unix = UNIX_ZERO + i64::try_from(t.as_millis()).expect("small");
+            u64::try_from(unix - anchor).ok().map(Duration::from_millis)
+        }
+        _ => None,
+    };
     // A new process draws new randomness (for the ids of the matches it creates).
     w.restarts += 1;
-    let mut fresh = Hub::new([w.restarts; 32]).with_unix_zero(1_800_000_000_000);
-    fresh.restore(&stored, w.now, None).expect("restored");
-    let seen = w.hub.public_state(&w.id, w.now).expect("in memory");
+    let mut fresh = Hub::new([w.restarts; 32]).with_unix_zero(UNIX_ZERO);
+    let fx = fresh.restore(&stored, w.now, alive_at).expect("restored");
+    w.pending.extend(fx);
     let back = fresh.public_state(&w.id, w.now).expect("restored");
-    let ucis = |s: &bughouse_protocol::MatchState| -> Vec<String> {
-        s.moves.iter().map(|m| m.uci.clone()).collect()
-    };
-    assert_eq!(ucis(&back), ucis(&seen), "the moves");
+    same_match(&back, &shown);
+    assert_eq!(
+        back.clocks.running, shown.clocks.running,
+        "the clocks running"
+    );
+    let down = w.now.saturating_sub(shown_at).as_millis();
+    for (i, seat) in SEATS.iter().enumerate() {
+        let name: bughouse_protocol::SeatName = seat.parse().expect("a seat");
+        let (before, after) = (shown.clocks.remaining_ms[i], back.clocks.remaining_ms[i]);
+        if shown.clocks.running.contains(&name) {
+            // Charged at most the time up to the stop.
+            let least = before.saturating_sub(u64::try_from(down).expect("small"));
+            assert!(after >= least, "{seat}'s clock: {after} ms after the restart, {before} ms {down} ms before the stop");
+        } else {
+            assert_eq!(after, before, "{seat}'s stopped clock");
+        }
+    }
+    fresh
+}
+
+/// The same match: moves, positions, result and status.
+fn same_match(back: &MatchState, seen: &MatchState) {
+    let ucis = |s: &MatchState| -> Vec<String> { s.moves.iter().map(|m| m.uci.clone()).collect() };
+    assert_eq!(ucis(back), ucis(seen), "the moves");
     for b in 0..2 {
         assert_eq!(back.boards[b].fen, seen.boards[b].fen, "board {b}");
     }
     assert_eq!(back.result, seen.result, "the result");
     assert_eq!(back.status, seen.status, "the status");
-    // Nobody's clock lost time to the stop: without a heartbeat the clocks resume from the
-    // last record, so the player to move is charged his thinking up to it only.
-    for (i, seat) in SEATS.iter().enumerate() {
-        assert!(
-            back.clocks.remaining_ms[i] >= seen.clocks.remaining_ms[i],
-            "{seat}'s clock: {} ms restored against {} ms before the stop",
-            back.clocks.remaining_ms[i],
-            seen.clocks.remaining_ms[i]
-        );
-    }
-    // A clock that was not running is as it was.
-    for (i, seat) in SEATS.iter().enumerate() {
-        let name: bughouse_protocol::SeatName = seat.parse().expect("a seat");
-        if !seen.clocks.running.contains(&name) && !back.clocks.running.contains(&name) {
-            assert_eq!(
-                back.clocks.remaining_ms[i], seen.clocks.remaining_ms[i],
-                "{seat}'s stopped clock"
-            );
-        }
-    }
-    fresh
+}
+
+/// At the end: everything delivered, what the store holds read back into a fresh hub is the
+/// match the hub has.
+fn stored_is_seen(w: &mut World) {
+    w.deliver();
+    let stored = w.db.store_and_load(&w.writes, &w.id);
+    let mut fresh = Hub::new([w.restarts.wrapping_add(1); 32]).with_unix_zero(UNIX_ZERO);
+    fresh.restore(&stored, w.now, None).expect("restored");
+    let back = fresh.public_state(&w.id, w.now).expect("restored");
+    same_match(&back, &w.hub.public_state(&w.id, w.now).expect("in memory"));
 }
 
 proptest! {
@@ -601,14 +677,35 @@ fn the_world_plays_legal_moves_and_a_retry_is_not_stored_again() {
     assert_eq!(w.plies.len(), 6, "six moves on board A, each stored once");
     assert_eq!(w.told_plies.len(), 6);
     // After a restart the retries are still known: acknowledged, not stored again.
-    w.run(&Step::Crash { ms: 100 });
+    w.run(&Step::Crash {
+        ms: 100,
+        lose: false,
+        heartbeat: None,
+    });
     w.run(&Step::Again { player: 0 });
     w.run(&Step::Again { player: 1 });
+    w.deliver();
     assert_eq!(w.plies.len(), 6, "no move stored twice across a restart");
     w.run(&Step::Move {
         board_b: false,
         pick: 3,
     });
+    w.deliver();
     assert_eq!(w.plies.len(), 7, "play goes on after the restart");
+    // A move whose write was not committed when the server stopped is lost with its ack; sent
+    // again, it is played once.
+    w.run(&Step::Move {
+        board_b: false,
+        pick: 3,
+    });
+    w.run(&Step::Crash {
+        ms: 100,
+        lose: true,
+        heartbeat: Some(50),
+    });
+    assert_eq!(w.hub.public_state(&w.id, w.now).unwrap().moves.len(), 7);
+    w.run(&Step::Again { player: 1 });
+    w.deliver();
+    assert_eq!(w.plies.len(), 8, "the move sent again is played once");
     stored_is_seen(&mut w);
 }
