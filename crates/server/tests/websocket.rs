@@ -188,10 +188,25 @@ impl Client {
     /// A new connection to `id` that says hello with `token`: the client, once it has the
     /// state (returned too).
     async fn rejoin(addr: SocketAddr, id: &str, token: &str, name: &str) -> (Client, MatchState) {
+        Client::join(addr, id, Some(token), name).await
+    }
+
+    /// A new connection watching `id` (no seat): the client, once it has the state (returned
+    /// too).
+    async fn watch(addr: SocketAddr, id: &str, name: &str) -> (Client, MatchState) {
+        Client::join(addr, id, None, name).await
+    }
+
+    async fn join(
+        addr: SocketAddr,
+        id: &str,
+        token: Option<&str>,
+        name: &str,
+    ) -> (Client, MatchState) {
         let mut c = Client::connect(addr, name).await;
         c.send(&ClientMessage::Hello {
             match_id: id.to_owned(),
-            token: Some(token.to_owned()),
+            token: token.map(str::to_owned),
         })
         .await;
         let (state, _) = c.state().await;

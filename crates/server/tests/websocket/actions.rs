@@ -380,13 +380,7 @@ async fn a_refused_write_leaves_the_other_matches_players_connected() {
     assert_eq!(stored, ["e2e4", "c7c5", "d2d4", "g1f3"]);
     let stored = moves_of(&a).fetch_all(&mut db).await.expect("read");
     assert_eq!(stored, ["e2e4"]);
-    let mut back = Client::connect(addr, "watcher").await;
-    back.send(&ClientMessage::Hello {
-        match_id: a.clone(),
-        token: None,
-    })
-    .await;
-    let (state, _) = back.state().await;
+    let (_back, state) = Client::watch(addr, &a, "watcher").await;
     let moves: Vec<&str> = state.moves.iter().map(|m| m.uci.as_str()).collect();
     assert_eq!(moves, ["e2e4"], "the refused match as stored");
 }

@@ -173,25 +173,7 @@ async fn both_boards_move_and_the_partner_gets_the_capture() {
 async fn four_bots_play_a_match_to_its_end_while_a_spectator_watches() {
     let server = TestServer::start().await;
     // Ten seconds a player: the bots think in proportion, and the match ends soon.
-    let id = create_match(server.addr, "fide", "10s+0").await;
-    let mut watcher = Client::connect(server.addr, "watcher").await;
-    watcher
-        .send(&ClientMessage::Hello {
-            match_id: id.clone(),
-            token: None,
-        })
-        .await;
-    watcher.state().await;
-    for (i, seat) in ["WhiteA", "BlackA", "WhiteB", "BlackB"].iter().enumerate() {
-        watcher
-            .send(&ClientMessage::AddBot {
-                seat: seat.parse().unwrap(),
-                level: Some(if i % 2 == 0 { 1 } else { 2 }),
-            })
-            .await;
-        let (state, _) = watcher.state().await;
-        assert!(state.seats[i].bot, "{seat} is a bot");
-    }
+    let (id, mut watcher) = four_bots(server.addr, "10s+0", [1, 2, 1, 2]).await;
     let mut moves = 0;
     let result = loop {
         match watcher.recv().await {
@@ -221,24 +203,7 @@ async fn four_bots_play_a_match_to_its_end_while_a_spectator_watches() {
 #[tokio::test]
 async fn bots_move_at_a_pace_people_can_follow() {
     let server = TestServer::start().await;
-    let id = create_match(server.addr, "fide", "1+0").await;
-    let mut watcher = Client::connect(server.addr, "watcher").await;
-    watcher
-        .send(&ClientMessage::Hello {
-            match_id: id.clone(),
-            token: None,
-        })
-        .await;
-    watcher.state().await;
-    for seat in ["WhiteA", "BlackA", "WhiteB", "BlackB"] {
-        watcher
-            .send(&ClientMessage::AddBot {
-                seat: seat.parse().unwrap(),
-                level: Some(1),
-            })
-            .await;
-        watcher.state().await;
-    }
+    let (_, mut watcher) = four_bots(server.addr, "1+0", [1; 4]).await;
     // Each bot's clock, as the server charged it, shows at least 300 ms a move (the wait is on
     // its clock; read from the server's figures, whatever the test's own delays).
     let mut left = [60_000u64; 4];
@@ -247,10 +212,7 @@ async fn bots_move_at_a_pace_people_can_follow() {
         let ServerMessage::Moved { mv, .. } = watcher.recv().await else {
             continue;
         };
-        let i = ["WhiteA", "BlackA", "WhiteB", "BlackB"]
-            .iter()
-            .position(|s| mv.seat == *s)
-            .expect("a seat");
+        let i = SEATS.iter().position(|s| mv.seat == *s).expect("a seat");
         let spent = left[i] - mv.clock_ms;
         assert!(
             spent >= 299,
@@ -261,6 +223,24 @@ async fn bots_move_at_a_pace_people_can_follow() {
         left[i] = mv.clock_ms;
         moves += 1;
     }
+}
+
+/// A fide match at `tc` whose four seats a watcher gave to bots of `levels` (WhiteA, BlackA,
+/// WhiteB, BlackB): its id and the watcher, once the match has started.
+async fn four_bots(addr: SocketAddr, tc: &str, levels: [u8; 4]) -> (String, Client) {
+    let id = create_match(addr, "fide", tc).await;
+    let (mut watcher, _) = Client::watch(addr, &id, "watcher").await;
+    for (i, (seat, level)) in SEATS.iter().zip(levels).enumerate() {
+        watcher
+            .send(&ClientMessage::AddBot {
+                seat: seat.parse().unwrap(),
+                level: Some(level),
+            })
+            .await;
+        let (state, _) = watcher.state().await;
+        assert!(state.seats[i].bot, "{seat} is a bot");
+    }
+    (id, watcher)
 }
 
 /// One connection watches match after match: each `hello` answers with that match's state,
