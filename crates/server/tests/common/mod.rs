@@ -1,5 +1,8 @@
 //! What the in-process hub tests share: reading the messages out of a hub's effects.
 
+// Each test binary uses what it needs of these.
+#![allow(dead_code)]
+
 use bughouse_protocol::ServerMessage;
 use bughouse_server::hub::{ConnId, Effect};
 
