@@ -82,11 +82,7 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 fn board(b: bool) -> BoardId {
-    if b {
-        BoardId::B
-    } else {
-        BoardId::A
-    }
+    BoardId::ALL[usize::from(b)]
 }
 
 /// The event `what` stands for at `table` as it is.
