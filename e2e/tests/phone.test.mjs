@@ -94,6 +94,25 @@ async function pageFits(page, what) {
   assert.deepEqual(overlaps, [], `${what}: header items overlap`);
 }
 
+/** The header says where the match is, whole: not cut off ("playi…" beside the tools) nor
+ * clipped away by the header. */
+async function statusShown(page, what) {
+  const { text, cut, inside } = await page.evaluate(() => {
+    const status = document.querySelector('header.top .match-info .status');
+    const info = status?.closest('.match-info');
+    if (!status || !info) return { text: null, cut: true, inside: false };
+    const s = status.getBoundingClientRect();
+    const i = info.getBoundingClientRect();
+    return {
+      text: status.innerText,
+      cut: status.scrollWidth > status.clientWidth + 0.5,
+      inside: s.width > 0 && s.top >= i.top - 0.5 && s.bottom <= i.bottom + 0.5 && s.right <= i.right + 0.5,
+    };
+  });
+  assert.equal(text, 'playing', `${what}: the status shown`);
+  assert.ok(!cut && inside, `${what}: the status "${text}" is cut off`);
+}
+
 /** Signs up through the header's form in the lobby. */
 async function signUp(page, name, touch) {
   await page.goto(`${BASE}/`);
@@ -184,6 +203,7 @@ async function story(label, options, kinds) {
   for (const who of order) seatOf[who] = (await pages[who].locator('.seat-row.mine .seat').textContent()) ?? '';
   assert.deepEqual(order.map(w => seatOf[w]), SEATS, 'seated in arrival order');
   for (const who of order) await pages[who].locator('.match-info .status.playing').waitFor();
+  await statusShown(pages.ann, `${label} match page`);
   // The signed-in players sit as their accounts (their names link to their profiles).
   await seatRow(pages.gus, 'WhiteA').locator('.player-name a', { hasText: names.ann }).waitFor();
   await seatRow(pages.gus, 'WhiteB').locator('.player-name a', { hasText: names.bob }).waitFor();

@@ -16,6 +16,18 @@ export function connText(status: 'open' | 'connecting' | 'closed', retryMs?: num
   return status === 'open' ? '' : status === 'connecting' ? 'connecting…' : `disconnected, retrying in ${Math.ceil((retryMs ?? 0) / 1000)} s`;
 }
 
+/** {@link statusText} as shown: on a phone the words in `.wordy` give way (its text stays whole
+ * for readers and tests). */
+function statusEl(st: MatchState): HTMLElement {
+  const text = statusText(st);
+  const wordy = ' for players';
+  const at = text.indexOf(wordy);
+  const el = h('span', { class: `status ${st.status}` });
+  if (at < 0) fill(el, text);
+  else fill(el, text.slice(0, at), h('span', { class: 'wordy' }, wordy), text.slice(at + wordy.length));
+  return el;
+}
+
 export class MatchHeader {
   readonly info = h('div', { class: 'match-info' });
   readonly conn = h('span', { class: 'conn' });
@@ -45,7 +57,7 @@ export class MatchHeader {
       ),
       h('span', { class: 'tc' }, st.time_control),
       h('span', { class: st.rated ? 'rated-tag rated' : 'rated-tag casual' }, st.rated ? 'rated' : 'casual'),
-      h('span', { class: `status ${st.status}` }, statusText(st)),
+      statusEl(st),
     );
   }
 
