@@ -54,10 +54,10 @@ function renderNewTable(root: HTMLElement): void {
       { class: 'otb-new' },
       h('h2', {}, 'Over-the-board table'),
       h('p', {}, 'One tablet between two boards: four clocks, the claims and the arbiter’s decisions by rulebook.'),
-      h('label', {}, 'Rulebook ', book),
-      h('label', {}, 'Minutes per player ', minutes),
-      h('label', {}, 'Increment (seconds) ', inc),
-      h('button', { class: 'otb-big', 'data-testid': 'otb-create', onclick: () => void go() }, 'Open the table'),
+      h('label', {}, 'Rulebook', book),
+      h('label', {}, 'Minutes per player', minutes),
+      h('label', {}, 'Increment (seconds)', inc),
+      h('button', { class: 'otb-big primary', 'data-testid': 'otb-create', onclick: () => void go() }, 'Open the table'),
     ),
   );
 }
