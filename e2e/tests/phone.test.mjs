@@ -204,6 +204,14 @@ async function story(label, options, kinds) {
   assert.deepEqual(order.map(w => seatOf[w]), SEATS, 'seated in arrival order');
   for (const who of order) await pages[who].locator('.match-info .status.playing').waitFor();
   await statusShown(pages.ann, `${label} match page`);
+  if (phone) {
+    // The phone held sideways: the header on one screen's width, the status whole.
+    const upright = pages.ann.viewportSize();
+    await pages.ann.setViewportSize({ width: upright.height, height: upright.width });
+    await pageFits(pages.ann, `${label} match page held sideways`);
+    await statusShown(pages.ann, `${label} match page held sideways`);
+    await pages.ann.setViewportSize(upright);
+  }
   // The signed-in players sit as their accounts (their names link to their profiles).
   await seatRow(pages.gus, 'WhiteA').locator('.player-name a', { hasText: names.ann }).waitFor();
   await seatRow(pages.gus, 'WhiteB').locator('.player-name a', { hasText: names.bob }).waitFor();
