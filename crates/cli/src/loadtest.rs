@@ -18,6 +18,12 @@ pub struct Args {
     /// Seconds a player waits, once it is his turn, before he moves.
     #[arg(long, default_value_t = 0.5)]
     move_every: f64,
+    /// How far each wait strays from --move-every, as a share of it: each is drawn uniformly
+    /// from move-every × (1 ± spread), the same mean (0.5: from 0.25 to 0.75 s). With 0, every
+    /// player waits exactly --move-every, and a hold-up of the server comes back as a wave of
+    /// moves that long later.
+    #[arg(long, default_value_t = 0.0)]
+    think_spread: f64,
     /// Seconds the whole run lasts, ramp included; the tool stops by itself then.
     #[arg(long, default_value_t = 60.0)]
     duration: f64,
@@ -52,6 +58,7 @@ impl Args {
             server: self.server.clone(),
             matches: self.matches,
             move_every: self.move_every,
+            think_spread: self.think_spread,
             duration: self.duration,
             server_pid: self.server_pid,
             rules: self.rules.clone(),
@@ -107,6 +114,7 @@ mod tests {
             server: "http://127.0.0.1:9000".into(),
             matches: 3000,
             move_every: 0.25,
+            think_spread: 0.4,
             duration: 12.5,
             server_pid: None,
             rules: "knsb-1988".into(),

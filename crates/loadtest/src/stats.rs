@@ -68,7 +68,15 @@ pub(crate) struct Stats {
     /// its task to run).
     pub(crate) lag: Mutex<Histogram>,
     pub(crate) error_codes: Mutex<BTreeMap<String, u64>>,
+    /// With `BUGHOUSE_LOADTEST_TRACE` set: every move seen, as (milliseconds from the worker's
+    /// start to its arrival, its latency in microseconds), written out at the end ([`TRACE`]).
+    pub(crate) trace: Option<Mutex<Vec<(u32, u32)>>>,
 }
+
+/// The environment variable naming the file to which each worker process writes its moves'
+/// arrival times and latencies, one `MS US` line per move, as `FILE.PID`: to see how the
+/// latency moves within a run (`scripts/loadtest-waves.py` reads them).
+pub(crate) const TRACE: &str = "BUGHOUSE_LOADTEST_TRACE";
 
 pub(crate) fn bump(a: &AtomicU64) {
     a.fetch_add(1, Ordering::Relaxed);

@@ -49,6 +49,10 @@ pub struct Config {
     pub matches: usize,
     /// Seconds a player waits, once it is his turn, before he moves.
     pub move_every: f64,
+    /// How far each wait strays from `move_every`, as a share of it: each is drawn uniformly
+    /// from `move_every × (1 ± think_spread)`, the same mean. 0 (the default) waits exactly
+    /// `move_every`; from 0 to 1.
+    pub think_spread: f64,
     /// Seconds the whole run lasts, ramp included.
     pub duration: f64,
     /// The server's process id, to report its memory and CPU.
@@ -75,6 +79,8 @@ pub enum LoadError {
     /// A rate or duration that is not positive.
     #[error("--move-every, --duration and --ramp must be positive")]
     NotPositive,
+    #[error("--think-spread must be from 0 to 1")]
+    ThinkSpread,
     /// This program cannot be found to start worker processes.
     #[error("cannot find this program to start workers: {0}")]
     Exe(std::io::Error),
@@ -98,6 +104,7 @@ impl Config {
             ("--server", self.server.clone()),
             ("--matches", matches.to_string()),
             ("--move-every", self.move_every.to_string()),
+            ("--think-spread", self.think_spread.to_string()),
             ("--duration", self.duration.to_string()),
             ("--rules", self.rules.clone()),
             ("--time-control", self.time_control.clone()),
@@ -118,6 +125,9 @@ impl Config {
             .collect::<Result<Vec<_>, _>>()?;
         if !(self.move_every >= 0.0 && self.duration > 0.0 && self.ramp > 0.0) {
             return Err(LoadError::NotPositive);
+        }
+        if !(0.0..=1.0).contains(&self.think_spread) {
+            return Err(LoadError::ThinkSpread);
         }
         Ok(target)
     }

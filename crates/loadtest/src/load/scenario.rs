@@ -180,7 +180,13 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
                 }
                 for b in [m.board, m.other] {
                     if b.board == board {
-                        offer(&mut players[i], b.legal, over, received, plan.move_every);
+                        offer(
+                            &mut players[i],
+                            b.legal,
+                            over,
+                            received,
+                            plan.think(&mut rng),
+                        );
                     }
                 }
             }
@@ -205,7 +211,13 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
                     match_over = true;
                 } else if you == Some(SeatName::ALL[i]) {
                     if let Some(b) = state.boards.into_iter().find(|b| b.board == board) {
-                        offer(&mut players[i], b.legal, over, received, plan.move_every);
+                        offer(
+                            &mut players[i],
+                            b.legal,
+                            over,
+                            received,
+                            plan.think(&mut rng),
+                        );
                     }
                 }
             }
@@ -234,7 +246,13 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
                 }
                 for b in [b, other] {
                     if b.board == board {
-                        offer(&mut players[i], b.legal, over, received, plan.move_every);
+                        offer(
+                            &mut players[i],
+                            b.legal,
+                            over,
+                            received,
+                            plan.think(&mut rng),
+                        );
                     }
                 }
             }
@@ -305,6 +323,13 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
 fn seen(stats: &Stats, plan: &Plan, sent: Instant, received: Instant) {
     let us = u64::try_from(received.duration_since(sent).as_micros()).unwrap_or(u64::MAX);
     let steady = stats.after_ramp(plan.clock, received);
+    if let Some(Ok(mut trace)) = stats.trace.as_ref().map(|t| t.lock()) {
+        let at = received.saturating_duration_since(plan.clock).as_millis();
+        trace.push((
+            u32::try_from(at).unwrap_or(u32::MAX),
+            u32::try_from(us).unwrap_or(u32::MAX),
+        ));
+    }
     if let Ok(mut h) = stats.hist.lock() {
         h.0.record(us);
         if steady {

@@ -2,7 +2,7 @@
 //! reported every second.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::scenario::run_match;
@@ -18,6 +18,9 @@ pub(crate) struct Plan {
     pub(crate) target: Vec<Target>,
     pub(crate) matches: usize,
     pub(crate) move_every: Duration,
+    /// How far a player's wait before his move strays from `move_every`, as a share of it
+    /// (`Config::think_spread`).
+    pub(crate) think_spread: f64,
     /// The process-wide clock every time is read from.
     pub(crate) clock: Instant,
     pub(crate) end: Instant,
@@ -30,6 +33,17 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
+    /// A player's wait, once it is his turn, before he moves: `move_every`, or with a spread,
+    /// drawn uniformly within it (the same mean).
+    pub(crate) fn think(&self, rng: &mut impl rand::Rng) -> Duration {
+        if self.think_spread > 0.0 {
+            let s = self.think_spread;
+            self.move_every.mul_f64(rng.gen_range(1.0 - s..=1.0 + s))
+        } else {
+            self.move_every
+        }
+    }
+
     pub(crate) fn new(
         args: &Config,
         target: Vec<Target>,
@@ -41,6 +55,7 @@ impl Plan {
             target,
             matches,
             move_every: Duration::from_secs_f64(args.move_every),
+            think_spread: args.think_spread,
             clock,
             end: clock + Duration::from_secs_f64(args.duration),
             rules: args.rules.clone(),
@@ -76,6 +91,7 @@ pub(crate) fn run_worker(plan: Plan, emit: impl Fn(Report) + Send + 'static) {
         let stats = Arc::new(Stats {
             ramp_end_us: AtomicU64::new(u64::MAX),
             setting_up: AtomicU64::new(plan.matches as u64),
+            trace: std::env::var_os(crate::stats::TRACE).map(|_| Mutex::new(Vec::new())),
             ..Stats::default()
         });
         if plan.matches == 0 {
@@ -108,6 +124,7 @@ pub(crate) fn run_worker(plan: Plan, emit: impl Fn(Report) + Send + 'static) {
                 t.abort();
             }
         }
+        write_trace(&stats);
         let ramp_end = stats.ramp_end_us.load(Ordering::Acquire);
         let (all, steady, steady_moves) = stats.hist.lock().map(|h| h.clone()).unwrap_or_default();
         let run_us = u64::try_from((plan.end - plan.clock).as_micros()).unwrap_or(u64::MAX);
@@ -152,5 +169,24 @@ async fn probe_lag(stats: Arc<Stats>, clock: Instant) {
                 h.record(u64::try_from(late.as_micros()).unwrap_or(u64::MAX));
             }
         }
+    }
+}
+
+/// Writes the moves traced (with [`TRACE`](crate::stats::TRACE) set) to `FILE.PID`.
+fn write_trace(stats: &Stats) {
+    use std::fmt::Write as _;
+    let (Some(path), Some(Ok(trace))) = (
+        std::env::var_os(crate::stats::TRACE),
+        stats.trace.as_ref().map(|t| t.lock()),
+    ) else {
+        return;
+    };
+    let mut out = String::with_capacity(trace.len() * 12);
+    for (at, us) in trace.iter() {
+        let _ = writeln!(out, "{at} {us}");
+    }
+    let file = format!("{}.{}", path.to_string_lossy(), std::process::id());
+    if let Err(e) = std::fs::write(&file, out) {
+        eprintln!("error: cannot write the trace {file}: {e}");
     }
 }
