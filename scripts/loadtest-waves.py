@@ -4,8 +4,10 @@
     BUGHOUSE_LOADTEST_TRACE=/tmp/tr bughouse loadtest ...   # each worker writes /tmp/tr.PID
     scripts/loadtest-waves.py /tmp/tr [FROM_MS [TO_MS]]
 
-Each worker's times count from its own start (the workers start within a few milliseconds of
-each other). Prints the latency over the window, the moves arriving per 100 ms (even arrivals
+FROM_MS (default 30,000: after a ramp of 20,000 connections at 1,000 a second) and TO_MS bound
+the moves read by their arrival. Each worker's times count from its own start (the workers
+start within a few milliseconds of each other). Every FILE.* is read: give each run a fresh
+FILE (the files read are listed). Prints the latency over the window, the moves arriving per 100 ms (even arrivals
 have a narrow spread; players that all move a fixed time after their turn come in waves), the
 share of slow moves and the windows they fall in, and a timeline of the median per 100 ms.
 """
@@ -19,7 +21,9 @@ def main():
     start = int(sys.argv[2]) if len(sys.argv) > 2 else 30_000
     end = int(sys.argv[3]) if len(sys.argv) > 3 else 1 << 31
     rows = []
-    for name in glob.glob(prefix + ".*"):
+    names = sorted(glob.glob(prefix + ".*"))
+    print("read:", " ".join(names))
+    for name in names:
         with open(name) as f:
             for line in f:
                 at, us = line.split()

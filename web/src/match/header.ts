@@ -16,8 +16,8 @@ export function connText(status: 'open' | 'connecting' | 'closed', retryMs?: num
   return status === 'open' ? '' : status === 'connecting' ? 'connecting…' : `disconnected, retrying in ${Math.ceil((retryMs ?? 0) / 1000)} s`;
 }
 
-/** {@link statusText} as shown: on a phone the words in `.wordy` give way (its text stays whole
- * for readers and tests). */
+/** {@link statusText} as shown: on a phone the words in `.wordy` are hidden from sight (screen
+ * readers still read them, and the element's text stays whole). */
 function statusEl(st: MatchState): HTMLElement {
   const text = statusText(st);
   const wordy = ' for players';

@@ -79,6 +79,7 @@ pub enum LoadError {
     /// A rate or duration that is not positive.
     #[error("--move-every, --duration and --ramp must be positive")]
     NotPositive,
+    /// `--think-spread` is not a share from 0 to 1.
     #[error("--think-spread must be from 0 to 1")]
     ThinkSpread,
     /// This program cannot be found to start worker processes.
@@ -190,7 +191,33 @@ fn default_workers(matches: u64, per_worker: u64, cores: u64) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::default_workers;
+    use super::{default_workers, Config, LoadError};
+
+    #[test]
+    fn a_think_spread_outside_zero_to_one_is_refused() {
+        let config = |think_spread| Config {
+            server: "http://127.0.0.1:9000".into(),
+            matches: 1,
+            move_every: 0.5,
+            think_spread,
+            duration: 1.0,
+            server_pid: None,
+            rules: "fide".into(),
+            time_control: "60+0".into(),
+            ramp: 100.0,
+            workers: 1,
+            threads: 1,
+        };
+        for bad in [-0.1, 1.5, f64::NAN] {
+            assert!(
+                matches!(config(bad).check(), Err(LoadError::ThinkSpread)),
+                "{bad}"
+            );
+        }
+        for good in [0.0, 0.5, 1.0] {
+            assert!(config(good).check().is_ok(), "{good}");
+        }
+    }
 
     #[test]
     fn workers_follow_the_load_up_to_the_cores_and_the_open_files_beyond() {

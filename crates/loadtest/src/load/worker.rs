@@ -91,7 +91,16 @@ pub(crate) fn run_worker(plan: Plan, emit: impl Fn(Report) + Send + 'static) {
         let stats = Arc::new(Stats {
             ramp_end_us: AtomicU64::new(u64::MAX),
             setting_up: AtomicU64::new(plan.matches as u64),
-            trace: std::env::var_os(crate::stats::TRACE).map(|_| Mutex::new(Vec::new())),
+            // Sized for the whole run (each match's players see about four moves a second
+            // at the default wait): growing it would copy it under the lock, stalling the
+            // tasks that time moves meanwhile.
+            trace: std::env::var_os(crate::stats::TRACE).map(|_| {
+                let secs = (plan.end - plan.clock).as_secs_f64();
+                let per_sec = 2.0 / plan.move_every.as_secs_f64().max(0.05);
+                Mutex::new(Vec::with_capacity(
+                    (plan.matches as f64 * per_sec * secs) as usize,
+                ))
+            }),
             ..Stats::default()
         });
         if plan.matches == 0 {
@@ -188,5 +197,46 @@ fn write_trace(stats: &Stats) {
     let file = format!("{}.{}", path.to_string_lossy(), std::process::id());
     if let Err(e) = std::fs::write(&file, out) {
         eprintln!("error: cannot write the trace {file}: {e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn plan(spread: f64) -> Plan {
+        let clock = Instant::now();
+        Plan {
+            target: Vec::new(),
+            matches: 1,
+            move_every: Duration::from_millis(500),
+            think_spread: spread,
+            clock,
+            end: clock,
+            rules: "fide".into(),
+            time_control: "60+0".into(),
+            match_gap: Duration::ZERO,
+            threads: 1,
+        }
+    }
+
+    #[test]
+    fn a_wait_is_move_every_or_within_its_spread_with_the_same_mean() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        assert_eq!(plan(0.0).think(&mut rng), Duration::from_millis(500));
+        let spread = plan(0.5);
+        let waits: Vec<Duration> = (0..10_000).map(|_| spread.think(&mut rng)).collect();
+        assert!(waits
+            .iter()
+            .all(|w| (Duration::from_millis(250)..=Duration::from_millis(750)).contains(w)));
+        let mean = waits.iter().sum::<Duration>() / 10_000;
+        assert!(
+            mean.abs_diff(Duration::from_millis(500)) < Duration::from_millis(10),
+            "{mean:?}"
+        );
+        // Spread over the whole range, not bunched.
+        assert!(waits.iter().any(|w| *w < Duration::from_millis(275)));
+        assert!(waits.iter().any(|w| *w > Duration::from_millis(725)));
     }
 }
