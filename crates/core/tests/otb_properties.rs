@@ -12,16 +12,9 @@
 use std::time::Duration;
 
 use bughouse_core::otb::{CapturedPiece, Claim, Event, Rulebook, Ruling, SetupFault, Table};
-use bughouse_core::{BoardId, Color, Preset, Role, Seat, TimeControl};
+use bughouse_core::{BoardId, Color, Role, Seat, TimeControl};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
-
-const BOOKS: [Preset; 4] = [
-    Preset::Fide,
-    Preset::Minerva2014,
-    Preset::Knsb1988,
-    Preset::UscfScholastic2006,
-];
 
 /// One thing entered at the table, `ms` after the one before (backwards when `back`).
 #[derive(Debug, Clone)]
@@ -165,11 +158,10 @@ proptest! {
 
     #[test]
     fn a_table_refuses_without_change_keeps_its_results_and_replays_the_same(
-        book in 0..BOOKS.len(),
+        book in prop::sample::select(Rulebook::ALL.to_vec()),
         base in prop::sample::select(vec![5u64, 60, 180]),
         ops in proptest::collection::vec(op(), 1..200),
     ) {
-        let book = Rulebook::from_preset(BOOKS[book]).expect("a bughouse rulebook");
         let tc = TimeControl { base: Duration::from_secs(base), increment: Duration::ZERO };
         let mut table = Table::new(book, tc);
         let mut accepted = Vec::new();

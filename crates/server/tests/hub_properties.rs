@@ -32,6 +32,7 @@ mod world;
 use std::collections::HashSet;
 use std::time::Duration;
 
+use bughouse_core::otb::Rulebook;
 use bughouse_protocol::{BoardState, MatchState, Piece, ServerMessage, TalkKind};
 use bughouse_server::hub::{BotReply, BotTurn, ConnId, Effect, Hub, Input, Write};
 use bughouse_store::Store;
@@ -48,7 +49,6 @@ const SEATS: [&str; 4] = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
 const SPECTATOR: ConnId = 9;
 /// Unix time of server time 0, in milliseconds.
 const UNIX_ZERO: i64 = 1_800_000_000_000;
-const PRESETS: [&str; 4] = ["fide", "minerva-2014", "knsb-1988", "uscf-scholastic-2006"];
 
 proptest! {
     #![proptest_config(ProptestConfig {
@@ -59,11 +59,11 @@ proptest! {
 
     #[test]
     fn whatever_clients_send_results_stand_and_moves_are_stored_once(
-        preset in 0..PRESETS.len(),
+        book in prop::sample::select(Rulebook::ALL.to_vec()),
         bots in prop::array::uniform4(prop::bool::weighted(0.3)),
         steps in proptest::collection::vec(step(), 1..160),
     ) {
-        let mut w = World::new(PRESETS[preset], bots);
+        let mut w = World::new(book.preset().id(), bots);
         for step in &steps {
             w.run(step);
         }
