@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -68,15 +68,56 @@ pub(crate) struct Stats {
     /// its task to run).
     pub(crate) lag: Mutex<Histogram>,
     pub(crate) error_codes: Mutex<BTreeMap<String, u64>>,
-    /// With `BUGHOUSE_LOADTEST_TRACE` set: every move seen, as (milliseconds from the worker's
-    /// start to its arrival, its latency in microseconds), written out at the end ([`TRACE`]).
-    pub(crate) trace: Option<Mutex<Vec<(u32, u32)>>>,
+    /// With [`TRACE`] set: every move seen, written out at the end.
+    pub(crate) trace: Option<Trace>,
 }
 
 /// The environment variable naming the file to which each worker process writes its moves'
 /// arrival times and latencies, one `MS US` line per move, as `FILE.PID`: to see how the
 /// latency moves within a run (`scripts/loadtest-waves.py` reads them).
 pub(crate) const TRACE: &str = "BUGHOUSE_LOADTEST_TRACE";
+
+/// The moves a worker traced: (milliseconds from the worker's start to the move's arrival, its
+/// latency in microseconds), and the file they go to.
+pub(crate) struct Trace {
+    file: String,
+    moves: Mutex<Vec<(u32, u32)>>,
+}
+
+impl Trace {
+    /// A trace if [`TRACE`] names a file, with room for `moves` (growing it would copy it
+    /// under the lock, stalling the tasks that time moves meanwhile).
+    pub(crate) fn from_env(moves: usize) -> Option<Trace> {
+        let path = std::env::var_os(TRACE)?;
+        Some(Trace {
+            file: format!("{}.{}", path.to_string_lossy(), std::process::id()),
+            moves: Mutex::new(Vec::with_capacity(moves)),
+        })
+    }
+
+    /// A move that arrived `at` after the worker's start, `latency` after it was sent.
+    pub(crate) fn record(&self, at: Duration, latency: Duration) {
+        let ms = |d: u128| u32::try_from(d).unwrap_or(u32::MAX);
+        if let Ok(mut moves) = self.moves.lock() {
+            moves.push((ms(at.as_millis()), ms(latency.as_micros())));
+        }
+    }
+
+    /// Writes the moves to the file, one `MS US` line each.
+    pub(crate) fn write(&self) {
+        use std::fmt::Write as _;
+        let Ok(moves) = self.moves.lock() else {
+            return;
+        };
+        let mut out = String::with_capacity(moves.len() * 12);
+        for (at, us) in moves.iter() {
+            let _ = writeln!(out, "{at} {us}");
+        }
+        if let Err(e) = std::fs::write(&self.file, out) {
+            eprintln!("error: cannot write the trace {}: {e}", self.file);
+        }
+    }
+}
 
 pub(crate) fn bump(a: &AtomicU64) {
     a.fetch_add(1, Ordering::Relaxed);

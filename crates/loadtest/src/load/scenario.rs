@@ -5,7 +5,7 @@
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use bughouse_protocol::{BoardName, ClientMessage, SeatName, ServerMessage, Status, UciList};
 use bughouse_ws::Incoming;
@@ -180,13 +180,9 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
                 }
                 for b in [m.board, m.other] {
                     if b.board == board {
-                        offer(
-                            &mut players[i],
-                            b.legal,
-                            over,
-                            received,
-                            plan.think(&mut rng),
-                        );
+                        offer(&mut players[i], b.legal, over, || {
+                            received + plan.think(&mut rng)
+                        });
                     }
                 }
             }
@@ -211,13 +207,9 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
                     match_over = true;
                 } else if you == Some(SeatName::ALL[i]) {
                     if let Some(b) = state.boards.into_iter().find(|b| b.board == board) {
-                        offer(
-                            &mut players[i],
-                            b.legal,
-                            over,
-                            received,
-                            plan.think(&mut rng),
-                        );
+                        offer(&mut players[i], b.legal, over, || {
+                            received + plan.think(&mut rng)
+                        });
                     }
                 }
             }
@@ -246,13 +238,9 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
                 }
                 for b in [b, other] {
                     if b.board == board {
-                        offer(
-                            &mut players[i],
-                            b.legal,
-                            over,
-                            received,
-                            plan.think(&mut rng),
-                        );
+                        offer(&mut players[i], b.legal, over, || {
+                            received + plan.think(&mut rng)
+                        });
                     }
                 }
             }
@@ -323,12 +311,11 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
 fn seen(stats: &Stats, plan: &Plan, sent: Instant, received: Instant) {
     let us = u64::try_from(received.duration_since(sent).as_micros()).unwrap_or(u64::MAX);
     let steady = stats.after_ramp(plan.clock, received);
-    if let Some(Ok(mut trace)) = stats.trace.as_ref().map(|t| t.lock()) {
-        let at = received.saturating_duration_since(plan.clock).as_millis();
-        trace.push((
-            u32::try_from(at).unwrap_or(u32::MAX),
-            u32::try_from(us).unwrap_or(u32::MAX),
-        ));
+    if let Some(trace) = &stats.trace {
+        trace.record(
+            received.saturating_duration_since(plan.clock),
+            received.duration_since(sent),
+        );
     }
     if let Ok(mut h) = stats.hist.lock() {
         h.0.record(us);
@@ -340,8 +327,8 @@ fn seen(stats: &Stats, plan: &Plan, sent: Instant, received: Instant) {
     bump(&stats.moves_seen);
 }
 
-/// Takes the legal moves of a player's turn; his move falls due `move_every` later.
-fn offer(p: &mut Player, legal: Option<UciList>, over: bool, now: Instant, every: Duration) {
+/// Takes the legal moves of a player's turn; his move falls due at `due()` (read only when it is set).
+fn offer(p: &mut Player, legal: Option<UciList>, over: bool, due: impl FnOnce() -> Instant) {
     let Some(legal) = legal.filter(|l| !l.is_empty()) else {
         return;
     };
@@ -350,7 +337,7 @@ fn offer(p: &mut Player, legal: Option<UciList>, over: bool, now: Instant, every
     }
     p.legal = Some(legal);
     if p.due.is_none() {
-        p.due = Some(now + every);
+        p.due = Some(due());
     }
 }
 

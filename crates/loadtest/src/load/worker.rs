@@ -2,13 +2,13 @@
 //! reported every second.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::scenario::run_match;
 use super::Config;
 use crate::client::Target;
-use crate::stats::{Report, Stats};
+use crate::stats::{Report, Stats, Trace};
 
 /// What one worker does.
 #[derive(Clone)]
@@ -91,16 +91,11 @@ pub(crate) fn run_worker(plan: Plan, emit: impl Fn(Report) + Send + 'static) {
         let stats = Arc::new(Stats {
             ramp_end_us: AtomicU64::new(u64::MAX),
             setting_up: AtomicU64::new(plan.matches as u64),
-            // Sized for the whole run (each match's players see about four moves a second
-            // at the default wait): growing it would copy it under the lock, stalling the
-            // tasks that time moves meanwhile.
-            trace: std::env::var_os(crate::stats::TRACE).map(|_| {
-                let secs = (plan.end - plan.clock).as_secs_f64();
-                let per_sec = 2.0 / plan.move_every.as_secs_f64().max(0.05);
-                Mutex::new(Vec::with_capacity(
-                    (plan.matches as f64 * per_sec * secs) as usize,
-                ))
-            }),
+            // Room for the whole run: each match's players see two moves a wait.
+            trace: Trace::from_env(
+                (plan.matches as f64 * 2.0 * (plan.end - plan.clock).as_secs_f64()
+                    / plan.move_every.as_secs_f64().max(0.05)) as usize,
+            ),
             ..Stats::default()
         });
         if plan.matches == 0 {
@@ -133,7 +128,9 @@ pub(crate) fn run_worker(plan: Plan, emit: impl Fn(Report) + Send + 'static) {
                 t.abort();
             }
         }
-        write_trace(&stats);
+        if let Some(trace) = &stats.trace {
+            trace.write();
+        }
         let ramp_end = stats.ramp_end_us.load(Ordering::Acquire);
         let (all, steady, steady_moves) = stats.hist.lock().map(|h| h.clone()).unwrap_or_default();
         let run_us = u64::try_from((plan.end - plan.clock).as_micros()).unwrap_or(u64::MAX);
@@ -178,25 +175,6 @@ async fn probe_lag(stats: Arc<Stats>, clock: Instant) {
                 h.record(u64::try_from(late.as_micros()).unwrap_or(u64::MAX));
             }
         }
-    }
-}
-
-/// Writes the moves traced (with [`TRACE`](crate::stats::TRACE) set) to `FILE.PID`.
-fn write_trace(stats: &Stats) {
-    use std::fmt::Write as _;
-    let (Some(path), Some(Ok(trace))) = (
-        std::env::var_os(crate::stats::TRACE),
-        stats.trace.as_ref().map(|t| t.lock()),
-    ) else {
-        return;
-    };
-    let mut out = String::with_capacity(trace.len() * 12);
-    for (at, us) in trace.iter() {
-        let _ = writeln!(out, "{at} {us}");
-    }
-    let file = format!("{}.{}", path.to_string_lossy(), std::process::id());
-    if let Err(e) = std::fs::write(&file, out) {
-        eprintln!("error: cannot write the trace {file}: {e}");
     }
 }
 
