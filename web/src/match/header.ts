@@ -5,10 +5,17 @@ import { fill, h } from '../dom';
 import type { MatchState } from '../protocol';
 import type { MatchContext } from './context';
 
+/** Where the match is, in three parts: `waiting`, ` for players`, ` (2/4)`; `playing` or
+ * `finished` alone. A phone leaves out the middle part. */
+function statusParts(st: MatchState): [string, string, string] {
+  if (st.status !== 'waiting') return [st.status === 'playing' ? 'playing' : 'finished', '', ''];
+  const seated = st.seats.filter(s => s.name !== null || s.bot).length;
+  return ['waiting', ' for players', ` (${seated}/4)`];
+}
+
 /** Where the match is: `waiting for players (2/4)`, `playing` or `finished`. */
 export function statusText(st: MatchState): string {
-  const seated = st.seats.filter(s => s.name !== null || s.bot).length;
-  return st.status === 'waiting' ? `waiting for players (${seated}/4)` : st.status === 'playing' ? 'playing' : 'finished';
+  return statusParts(st).join('');
 }
 
 /** The connection as the header says it: nothing when open, else connecting or the retry. */
@@ -19,13 +26,8 @@ export function connText(status: 'open' | 'connecting' | 'closed', retryMs?: num
 /** {@link statusText} as shown: on a phone the words in `.wordy` are hidden from sight (screen
  * readers still read them, and the element's text stays whole). */
 function statusEl(st: MatchState): HTMLElement {
-  const text = statusText(st);
-  const wordy = ' for players';
-  const at = text.indexOf(wordy);
-  const el = h('span', { class: `status ${st.status}` });
-  if (at < 0) fill(el, text);
-  else fill(el, text.slice(0, at), h('span', { class: 'wordy' }, wordy), text.slice(at + wordy.length));
-  return el;
+  const [head, wordy, tail] = statusParts(st);
+  return h('span', { class: `status ${st.status}` }, head, wordy ? h('span', { class: 'wordy' }, wordy) : null, tail);
 }
 
 export class MatchHeader {
