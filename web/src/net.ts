@@ -22,8 +22,10 @@ export interface ConnectionEvents {
   settled(action: PendingAction, answer: ServerMessage): void;
 }
 
-export function wsUrl(): string {
-  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+/** The websocket's address; naming the match lets the server run the connection beside it. */
+export function wsUrl(matchId?: string): string {
+  const query = matchId ? `?match=${encodeURIComponent(matchId)}` : '';
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws${query}`;
 }
 
 export class Connection {
@@ -94,7 +96,8 @@ export class Connection {
     this.events.status('connecting');
     let ws: WebSocket;
     try {
-      ws = new WebSocket(wsUrl());
+      const hello = this.events.hello();
+      ws = new WebSocket(wsUrl(hello.type === 'hello' ? hello.match_id : undefined));
     } catch {
       this.scheduleRetry();
       return;

@@ -230,12 +230,15 @@ impl Target {
             })
     }
 
-    /// Opens the websocket, within [`IO_TIMEOUT`].
+    /// Opens the websocket for the match `match_id`, within [`IO_TIMEOUT`]: its address names
+    /// the match (`/ws?match=ID`, as the match page's does), so that the server runs the
+    /// connection beside that match's shard.
     ///
     /// # Errors
     ///
     /// [`ClientError`]: the connection or the handshake failed or timed out.
-    pub async fn connect(&self) -> Result<Ws, ClientError> {
+    pub async fn connect(&self, match_id: &str) -> Result<Ws, ClientError> {
+        let path = format!("/ws?match={match_id}");
         let attempt = async {
             let tcp =
                 TcpStream::connect(self.addr)
@@ -245,7 +248,7 @@ impl Target {
                         source,
                     })?;
             let _ = tcp.set_nodelay(true);
-            Client::handshake(tcp, &self.host, "/ws", MAX_SERVER_MESSAGE)
+            Client::handshake(tcp, &self.host, &path, MAX_SERVER_MESSAGE)
                 .await
                 .map_err(ClientError::Ws)
         };

@@ -139,22 +139,14 @@ pub(crate) async fn serve(
         inboxes.push(tx.clone());
         tasks.push((hub, tx, rx));
     }
-    let shards = Shards::new(inboxes);
     // Bot answers come back to their match's hub as inputs; the bots of all shards share the
     // cores.
     let (bot_tx, mut bot_rx) = mpsc::channel::<Input>(1024);
-    let to_hubs = shards.clone();
-    tokio::spawn(async move {
-        while let Some(input) = bot_rx.recv().await {
-            if !to_hubs.bot(input).await {
-                return;
-            }
-        }
-    });
     let bots = BotRunner::new(bot_tx);
     let (finished_tx, finished_rx) = mpsc::unbounded_channel();
     // The shards' writes: through one writer task on SQLite, directly on PostgreSQL.
     let writer = Writer::new(&store);
+    let mut homes = Vec::with_capacity(count);
     for (index, (hub, tx, rx)) in tasks.into_iter().enumerate() {
         let inbox = Inbox {
             tx: tx.downgrade(),
@@ -174,12 +166,22 @@ pub(crate) async fn serve(
             bots.clone(),
             cluster.clone(),
         );
-        if store.backend() == Backend::Sqlite {
-            crate::runtime::spawn_on_own_thread(&format!("shard-{index}"), shard);
+        homes.push(if store.backend() == Backend::Sqlite {
+            crate::runtime::spawn_on_own_thread(&format!("shard-{index}"), shard)
         } else {
             tokio::spawn(shard);
-        }
+            None
+        });
     }
+    let shards = Shards::new(inboxes, homes);
+    let to_hubs = shards.clone();
+    tokio::spawn(async move {
+        while let Some(input) = bot_rx.recv().await {
+            if !to_hubs.bot(input).await {
+                return;
+            }
+        }
+    });
     tokio::spawn(checkpoints(store.clone()));
     let hub_handle = HubHandle {
         shards: shards.clone(),

@@ -115,7 +115,17 @@ struct Client {
 
 impl Client {
     async fn connect(addr: SocketAddr, name: &str) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+        Client::open(format!("ws://{addr}/ws"), name).await
+    }
+
+    /// A connection whose address names the match it is for, as the match page's does (the
+    /// server runs it beside that match's shard).
+    async fn connect_for(addr: SocketAddr, id: &str, name: &str) -> Client {
+        Client::open(format!("ws://{addr}/ws?match={id}"), name).await
+    }
+
+    async fn open(url: String, name: &str) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(url)
             .await
             .expect("the websocket opens");
         Client {
@@ -232,7 +242,8 @@ impl Client {
 }
 
 /// Four clients watch `id` and sit WhiteA, BlackA, WhiteB, BlackB in that order; the match
-/// starts. Returns them in seat order.
+/// starts. Returns them in seat order. The white players' connections name the match in their
+/// address, as the match page's do; the black players' do not, as an older page's did not.
 async fn seat_four(addr: SocketAddr, id: &str) -> Vec<Client> {
     seat_four_with_tokens(addr, id).await.0
 }
@@ -242,7 +253,11 @@ async fn seat_four_with_tokens(addr: SocketAddr, id: &str) -> (Vec<Client>, Vec<
     let mut clients = Vec::new();
     let mut tokens = Vec::new();
     for seat in SEATS {
-        let mut c = Client::connect(addr, seat).await;
+        let mut c = if seat.starts_with("White") {
+            Client::connect_for(addr, id, seat).await
+        } else {
+            Client::connect(addr, seat).await
+        };
         c.send(&ClientMessage::Hello {
             match_id: id.to_owned(),
             token: None,

@@ -95,7 +95,7 @@ pub(super) async fn player(
         if *stop.borrow() {
             break;
         }
-        let mut ws = match shared.target.connect().await {
+        let mut ws = match shared.target.connect(&match_id).await {
             Ok(ws) => ws,
             Err(_) => {
                 let pause = Duration::from_millis(rng.gen_range(50..=200));

@@ -60,7 +60,7 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
     let mut players: Vec<Player> = Vec::with_capacity(4);
     let mut socks: Vec<Ws> = Vec::with_capacity(4);
     for seat in 0..4 {
-        let mut ws = match plan.target[(index + seat) % nodes].connect().await {
+        let mut ws = match plan.target[(index + seat) % nodes].connect(&match_id).await {
             Ok(ws) => ws,
             Err(e) => {
                 if stats.connect_errors.fetch_add(1, Ordering::Relaxed) < 5 {

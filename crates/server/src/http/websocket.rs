@@ -4,14 +4,14 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use axum::extract::State;
+use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use bughouse_protocol::MAX_CLIENT_MESSAGE;
-use hyper::upgrade::Upgraded;
+use tokio::net::TcpStream;
 
 use crate::http::route::{ConnRouter, Incoming};
-use crate::http::ws::socket::{self, Out, ReadError, Received, WriteSide, MAX_FRAMES};
+use crate::http::ws::socket::{self, Conn, Out, ReadError, Received, WriteSide, MAX_FRAMES};
 use crate::http::ws::Upgrade;
 use crate::http::{auth, App};
 use crate::hub::AccountInfo;
@@ -26,7 +26,16 @@ const WRITE_AT_ONCE: usize = 16 * 1024;
 /// How long a closing connection's writer may take to send what was queued and the close frame.
 const CLOSING: Duration = Duration::from_secs(2);
 
-pub(crate) async fn websocket(State(app): State<App>, headers: HeaderMap, ws: Upgrade) -> Response {
+/// The longest match id a connection's address may name (`/ws?match=ID`); a longer one is not
+/// looked at.
+const MAX_MATCH_HINT: usize = 64;
+
+pub(crate) async fn websocket(
+    State(app): State<App>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    ws: Upgrade,
+) -> Response {
     // The session cookie says which account the connection belongs to (the CSRF layer has
     // checked that a handshake carrying it comes from our own pages). A cookie whose session is
     // gone, or a store that fails, leaves the connection a guest's.
@@ -47,13 +56,54 @@ pub(crate) async fn websocket(State(app): State<App>, headers: HeaderMap, ws: Up
         },
         None => None,
     };
-    ws.on_upgrade(move |socket| client(socket, app, account))
+    let hint = query.as_deref().and_then(match_hint).map(str::to_owned);
+    ws.on_upgrade(move |upgraded| async move {
+        let conn = Conn::of(upgraded);
+        // A connection whose address names its match (`/ws?match=ID`, as the match page's and
+        // the load tool's do) runs on the thread of that match's shard, where it has one: its
+        // frames reach the hub, and the hub's messages its socket, without waking another
+        // thread. It may still say hello to any match: the frames of one on another shard go
+        // there as from any connection.
+        let home = hint
+            .as_deref()
+            .and_then(|id| app.shards.home_of(id))
+            .cloned();
+        match (conn, home) {
+            (Conn::Tcp(tcp, early), Some(home)) => match tcp.into_std() {
+                // Taken from this runtime's reactor and given to the shard's.
+                Ok(std) => {
+                    home.spawn(async move {
+                        match TcpStream::from_std(std) {
+                            Ok(tcp) => client(Conn::Tcp(tcp, early), app, account).await,
+                            Err(e) => tracing::debug!("websocket: cannot move to its shard: {e}"),
+                        }
+                    });
+                }
+                Err(e) => tracing::debug!("websocket: cannot move to its shard: {e}"),
+            },
+            (conn, _) => client(conn, app, account).await,
+        }
+    })
+}
+
+/// The match a connection's query names (`match=ID`), if it looks like an id.
+fn match_hint(query: &str) -> Option<&str> {
+    query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("match="))
+        .filter(|id| {
+            !id.is_empty()
+                && id.len() <= MAX_MATCH_HINT
+                && id
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        })
 }
 
 /// A connection: its reader (this task) and its writer (a task of its own). Messages up to 16
 /// times the protocol limit are read so that the hub can answer a too large message with an
 /// error; anything larger closes the connection (1009).
-pub(crate) async fn client(socket: Upgraded, app: App, account: Option<AccountInfo>) {
+pub(crate) async fn client(socket: Conn, app: App, account: Option<AccountInfo>) {
     let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
     let (mut reader, writer, tcp) = socket::split(socket, MAX_CLIENT_MESSAGE * 16);
     let (out_tx, out_rx) = match tcp {
@@ -143,5 +193,20 @@ async fn write(mut socket: WriteSide, mut out_rx: OutReceiver, started: std::tim
             return;
         }
         out_rx.done();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::match_hint;
+
+    #[test]
+    fn the_match_hint_is_an_id_named_in_the_query() {
+        assert_eq!(match_hint("match=Ab3_x-9"), Some("Ab3_x-9"));
+        assert_eq!(match_hint("v=2&match=abc"), Some("abc"));
+        assert_eq!(match_hint("match="), None);
+        assert_eq!(match_hint("match=a%20b"), None);
+        assert_eq!(match_hint("matches=abc"), None);
+        assert_eq!(match_hint(&format!("match={}", "a".repeat(65))), None);
     }
 }

@@ -1,11 +1,13 @@
 //! The hub shards: matches are partitioned over N hubs, each owned by its own task with its own
 //! committer and sender, so that nothing is shared on a move's path. A match lives on the shard
 //! [`shard_of`] its id names; a new match goes to the next shard in turn (which makes up an id
-//! of its own).
+//! of its own). On SQLite each shard's thread is also the home of the connections that say, as
+//! they open, which match they are for ([`Shards::home_of`]).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use tokio::runtime::Handle;
 use tokio::sync::{mpsc, oneshot};
 
 use super::Command;
@@ -15,15 +17,30 @@ use crate::hub::{shard_of, Input};
 #[derive(Clone)]
 pub(crate) struct Shards {
     inboxes: Arc<[mpsc::Sender<Command>]>,
+    /// The runtime of each shard's own thread, where it has one.
+    homes: Arc<[Option<Handle>]>,
     next: Arc<AtomicUsize>,
 }
 
 impl Shards {
-    pub(crate) fn new(inboxes: Vec<mpsc::Sender<Command>>) -> Shards {
+    /// The shards' inboxes, and the runtimes of the threads they run on (where they have their
+    /// own; fewer than the inboxes, the rest have none).
+    pub(crate) fn new(inboxes: Vec<mpsc::Sender<Command>>, homes: Vec<Option<Handle>>) -> Shards {
+        let homes = (0..inboxes.len())
+            .map(|i| homes.get(i).cloned().flatten())
+            .collect();
         Shards {
             inboxes: inboxes.into(),
+            homes,
             next: Arc::new(AtomicUsize::new(0)),
         }
+    }
+
+    /// The runtime of the thread the shard of a match runs on, where it has one of its own: a
+    /// connection for that match, run there, hands its frames to the hub and gets its messages
+    /// on one thread, with no other thread woken on a move's way.
+    pub(crate) fn home_of(&self, match_id: &str) -> Option<&Handle> {
+        self.homes[self.index_of(match_id)].as_ref()
     }
 
     /// How many shards there are.

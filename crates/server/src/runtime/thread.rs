@@ -15,14 +15,18 @@ const DRAIN: Duration = Duration::from_secs(30);
 
 /// Runs `task` on a new thread named `name`, with a runtime of its own (timers and I/O), until
 /// it ends (also by a panic), and then the tasks it spawned, for up to [`DRAIN`]; where the
-/// system refuses a thread or a runtime, on the current runtime instead.
-pub(crate) fn spawn_on_own_thread<F>(name: &str, task: F)
+/// system refuses a thread or a runtime, on the current runtime instead. Returns the thread's
+/// runtime, on which other tasks may be spawned to run beside `task` (`None` when it runs on the
+/// current runtime).
+pub(crate) fn spawn_on_own_thread<F>(name: &str, task: F) -> Option<tokio::runtime::Handle>
 where
     F: Future<Output = ()> + Send + 'static,
 {
     let here = tokio::runtime::Handle::current();
     // The task goes to the thread once it runs: if it cannot start, the task is still here.
     let (hand, handed) = std::sync::mpsc::channel::<F>();
+    // The thread's runtime comes back once it is built (`None` when it could not be).
+    let (home_tx, home_rx) = std::sync::mpsc::channel::<Option<tokio::runtime::Handle>>();
     let thread_name = name.to_owned();
     let started = std::thread::Builder::new()
         .name(name.to_owned())
@@ -37,10 +41,12 @@ where
                 Ok(runtime) => runtime,
                 Err(e) => {
                     tracing::warn!("{thread_name} runs on the server's runtime: {e}");
+                    let _ = home_tx.send(None);
                     here.spawn(task);
                     return;
                 }
             };
+            let _ = home_tx.send(Some(runtime.handle().clone()));
             let ended = std::panic::catch_unwind(AssertUnwindSafe(|| runtime.block_on(task)));
             if ended.is_err() {
                 tracing::error!("{thread_name} stopped by a panic");
@@ -53,12 +59,14 @@ where
         });
     match started {
         Ok(_) => {
-            // The thread holds the receiver until it has the task.
+            // The thread holds the receiver until it has the task; it answers at once.
             let _ = hand.send(task);
+            home_rx.recv().ok().flatten()
         }
         Err(e) => {
             tracing::warn!("{name} runs on the server's runtime (no thread of its own: {e})");
             tokio::spawn(task);
+            None
         }
     }
 }

@@ -103,6 +103,43 @@ async fn four_players_play_scholars_mate_and_the_archive_has_it() {
 }
 
 #[tokio::test]
+async fn connections_named_for_one_match_play_in_another() {
+    let server = TestServer::start().await;
+    // Matches are created by the shards in turn: of three, two are on different shards.
+    let named = create_match(server.addr, "fide", "5+0").await;
+    for _ in 0..2 {
+        let id = create_match(server.addr, "fide", "5+0").await;
+        let mut clients = Vec::new();
+        for seat in SEATS {
+            let mut c = Client::connect_for(server.addr, &named, seat).await;
+            c.send(&ClientMessage::Hello {
+                match_id: id.clone(),
+                token: None,
+            })
+            .await;
+            let (state, _) = c.state().await;
+            assert_eq!(state.match_id, id);
+            c.send(&ClientMessage::Sit {
+                seat: seat.parse().unwrap(),
+                name: format!("player {seat}"),
+            })
+            .await;
+            c.until(|m| match m {
+                ServerMessage::Seated { .. } => Some(()),
+                _ => None,
+            })
+            .await;
+            clients.push(c);
+        }
+        // Every move reaches all four, on both boards.
+        play(&mut clients, 0, "e2e4").await;
+        play(&mut clients, 2, "d2d4").await;
+        play(&mut clients, 1, "e7e5").await;
+        play(&mut clients, 3, "d7d5").await;
+    }
+}
+
+#[tokio::test]
 async fn both_boards_move_and_the_partner_gets_the_capture() {
     let server = TestServer::start().await;
     let id = create_match(server.addr, "fide", "5+0").await;

@@ -29,27 +29,46 @@ pub(crate) const MAX_FRAMES: usize = 32;
 pub(crate) type ReadSide = Reader<Box<dyn AsyncRead + Send + Unpin>>;
 pub(crate) type WriteSide = Writer<Box<dyn AsyncWrite + Send + Unpin>>;
 
-/// Splits an upgraded connection; messages read are refused over `limit` bytes. A connection
-/// that is a TCP socket (every connection `axum::serve` upgrades) also gives the socket's
-/// writing half, shared, for the outbox's direct writes ([`crate::runtime::outbox_to`]).
+/// An upgraded connection: a TCP socket with the bytes the HTTP server read past the handshake
+/// (every connection `axum::serve` upgrades), or anything else hyper upgraded.
+pub(crate) enum Conn {
+    Tcp(TcpStream, Bytes),
+    Other(Upgraded),
+}
+
+impl Conn {
+    pub(crate) fn of(upgraded: Upgraded) -> Conn {
+        match hyper_util::server::conn::auto::upgrade::downcast::<TokioIo<TcpStream>>(upgraded) {
+            // A copy of the early bytes, since the slice would keep the HTTP server's whole read
+            // buffer (8 KB or more) for the connection's life.
+            Ok(parts) => Conn::Tcp(
+                parts.io.into_inner(),
+                Bytes::copy_from_slice(&parts.read_buf),
+            ),
+            Err(upgraded) => Conn::Other(upgraded),
+        }
+    }
+}
+
+/// Splits a connection; messages read are refused over `limit` bytes. A TCP socket also gives
+/// its writing half, shared, for the outbox's direct writes ([`crate::runtime::outbox_to`]).
 pub(crate) fn split(
-    upgraded: Upgraded,
+    conn: Conn,
     limit: usize,
 ) -> (ReadSide, WriteSide, Option<Arc<OwnedWriteHalf>>) {
-    match hyper_util::server::conn::auto::upgrade::downcast::<TokioIo<TcpStream>>(upgraded) {
-        Ok(parts) => {
-            let (read, write) = parts.io.into_inner().into_split();
+    match conn {
+        Conn::Tcp(tcp, early) => {
+            let (read, write) = tcp.into_split();
             let write = Arc::new(write);
-            // First the bytes the HTTP server read past the handshake; a copy, since the slice
-            // would keep its whole read buffer (8 KB or more) for the connection's life.
-            let early = std::io::Cursor::new(Bytes::copy_from_slice(&parts.read_buf));
+            // First the bytes the HTTP server read past the handshake.
+            let early = std::io::Cursor::new(early);
             (
                 Reader::new(Box::new(early.chain(read)), limit),
                 Writer::new(Box::new(TcpWrite(write.clone()))),
                 Some(write),
             )
         }
-        Err(upgraded) => {
+        Conn::Other(upgraded) => {
             let (read, write) = tokio::io::split(TokioIo::new(upgraded));
             (
                 Reader::new(Box::new(read), limit),
