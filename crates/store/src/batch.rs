@@ -17,11 +17,11 @@ use crate::{Backend, Pool, Store, StoredMove, Write};
 /// transaction holds thousands of moves: each statement is a round trip to the database (on
 /// SQLite, to sqlx's worker thread, which under load waits for a core each time), so fewer,
 /// larger statements keep a commit short.
-const MOVES_PER_STATEMENT: usize = 512;
+pub(crate) const MOVES_PER_STATEMENT: usize = 512;
 
 /// The size of the first chunk of a run of `n` moves: the largest power of two not above `n`
 /// and [`MOVES_PER_STATEMENT`].
-fn chunk(n: usize) -> usize {
+pub(crate) fn chunk(n: usize) -> usize {
     let n = n.min(MOVES_PER_STATEMENT);
     if n == 0 {
         0
@@ -81,6 +81,16 @@ pub(crate) fn insert_rows_sql(
     sql
 }
 
+/// How a batch's transaction ended ([`Store::try_batch`]).
+enum Batch {
+    /// Committed, every write done.
+    Stored,
+    /// Rolled back: a write changed nothing, or an error the single writes will name.
+    Refused,
+    /// Rolled back: the database could not take it for now.
+    Unavailable(String),
+}
+
 impl Store {
     /// Applies the writes in order, in one transaction when they all succeed: durable, all of
     /// them, when this returns. Returns one result per write, the same as [`Store::apply`]
@@ -93,8 +103,15 @@ impl Store {
     /// match are not tried ([`StoreError::Held`](crate::StoreError::Held)).
     pub async fn apply_batch(&self, writes: &[Write]) -> Vec<Result<(), crate::StoreError>> {
         if writes.len() > 1 && writes.iter().all(|w| w.check().is_ok()) {
-            if let Ok(true) = self.try_batch(writes).await {
-                return writes.iter().map(|_| Ok(())).collect();
+            match self.try_batch(writes).await {
+                Ok(Batch::Stored) => return writes.iter().map(|_| Ok(())).collect(),
+                // The single writes would wait for the database as long again.
+                Ok(Batch::Unavailable(e)) => {
+                    return std::iter::once(Err(crate::StoreError::Unavailable(e)))
+                        .chain(writes[1..].iter().map(|_| Err(crate::StoreError::NotTried)))
+                        .collect();
+                }
+                Ok(Batch::Refused) | Err(_) => {}
             }
         }
         let mut out = Vec::with_capacity(writes.len());
@@ -142,11 +159,32 @@ impl Store {
         Ok(())
     }
 
-    /// `Ok(true)`: every write changed its row and the transaction committed. `Ok(false)` or an
-    /// error: rolled back (explicitly, or by dropping the transaction).
-    async fn try_batch(&self, writes: &[Write]) -> Result<bool, sqlx::Error> {
+    /// `Ok(Batch::Stored)`: every write changed its row and the transaction committed.
+    /// Anything else: rolled back (explicitly, or by dropping the transaction).
+    async fn try_batch(&self, writes: &[Write]) -> Result<Batch, sqlx::Error> {
+        if let (Some(journal), Some(direct)) = (&self.journal, &self.direct) {
+            let mut journal = journal.lock().await;
+            return Ok(match direct.try_batch(&mut journal, writes) {
+                Ok(true) => Batch::Stored,
+                Ok(false) => Batch::Refused,
+                Err(e) if crate::direct::is_transient(&e) => Batch::Unavailable(e.to_string()),
+                // Rolled back: the single writes will say what it was.
+                Err(e) => {
+                    tracing::debug!("batch of {} writes: {e}", writes.len());
+                    Batch::Refused
+                }
+            });
+        }
         if let (Some(journal), Some(pool)) = (&self.journal, self.sqlite_writer()) {
-            return try_batch_journaled(pool, journal, writes).await;
+            return try_batch_journaled(pool, journal, writes)
+                .await
+                .map(|stored| {
+                    if stored {
+                        Batch::Stored
+                    } else {
+                        Batch::Refused
+                    }
+                });
         }
         let backend = self.backend();
         with_batch_pool!(self, pool => {
@@ -178,12 +216,12 @@ impl Store {
                 // (A row may also count more than once: an upsert of a seat. That is fine.)
                 if query_done < expected {
                     tx.rollback().await?;
-                    return Ok(false);
+                    return Ok(Batch::Refused);
                 }
                 next += run.max(1);
             }
             tx.commit().await?;
-            Ok(true)
+            Ok(Batch::Stored)
         })
     }
 }
@@ -326,7 +364,7 @@ mod tests {
         let (m1, m1_single) = (&format!("{p}m1"), &format!("{p}m1-single"));
         let w = writes(m1);
         // In one transaction indeed (not by falling back to single writes).
-        assert!(one.try_batch(&w).await.unwrap());
+        assert!(matches!(one.try_batch(&w).await.unwrap(), Batch::Stored));
         for write in &writes(m1_single) {
             many.apply(write).await.unwrap();
         }
@@ -445,7 +483,7 @@ mod tests {
             w.push(mv(a, ply));
             w.push(mv(b_id, ply));
         }
-        assert!(store.try_batch(&w).await.unwrap());
+        assert!(matches!(store.try_batch(&w).await.unwrap(), Batch::Stored));
         assert_eq!(store.load_match(a).await.unwrap().unwrap().moves.len(), 550);
         let b = store.load_match(b_id).await.unwrap().unwrap();
         assert_eq!(b.moves.len(), 550);

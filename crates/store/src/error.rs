@@ -97,6 +97,10 @@ pub enum StoreError {
     /// Any other database failure (lost connection, disk full, ...).
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// The SQLite writer's batch connection (direct.rs) could not write for now: the database
+    /// locked past the busy timeout, a full disk, an I/O error.
+    #[error("database error: {0}")]
+    Unavailable(String),
 }
 
 impl StoreError {
@@ -124,7 +128,7 @@ impl StoreError {
     pub fn is_transient(&self) -> bool {
         let e = match self {
             StoreError::Database(e) => e,
-            StoreError::NotTried => return true,
+            StoreError::NotTried | StoreError::Unavailable(_) => return true,
             _ => return false,
         };
         match e {

@@ -70,7 +70,8 @@ pub(crate) const DELETE_EVERY: i64 = 8_192;
 pub(crate) const BEGIN: &str = "BEGIN IMMEDIATE";
 
 /// The journal's rows of some `seq`s (a JSON array), folded into `moves` in key order.
-const FOLD: &str = "INSERT OR IGNORE INTO moves (match_id, ply, seat, uci, san, at_ms, clock_ms, \
+pub(crate) const FOLD: &str =
+    "INSERT OR IGNORE INTO moves (match_id, ply, seat, uci, san, at_ms, clock_ms, \
      remaining_0, remaining_1, remaining_2, remaining_3, action_id, lag_ms) \
      SELECT match_id, ply, seat, uci, san, at_ms, clock_ms, remaining_0, remaining_1, \
      remaining_2, remaining_3, action_id, lag_ms FROM move_journal \
@@ -89,6 +90,37 @@ const FOLD_ALL: &str = "INSERT OR IGNORE INTO moves (match_id, ply, seat, uci, s
 pub(crate) const READ_ROWS: &str = "SELECT match_id, ply, seat, uci, san, at_ms, clock_ms, \
      remaining_0, remaining_1, remaining_2, remaining_3, action_id, lag_ms FROM move_journal \
      WHERE seq IN (SELECT value FROM json_each($1))";
+
+/// The highest ply of a match in `moves`.
+pub(crate) const MAX_PLY: &str = "SELECT MAX(ply) FROM moves WHERE match_id = $1";
+
+/// Whether a match's ply is in `moves`.
+pub(crate) const PLY_IN_MOVES: &str =
+    "SELECT EXISTS (SELECT 1 FROM moves WHERE match_id = $1 AND ply = $2)";
+
+/// The journal's rows below a `seq`, folded, deleted.
+pub(crate) const DELETE_BELOW: &str = "DELETE FROM move_journal WHERE seq < $1";
+
+/// What the store's memory says of a ply ([`JournalTx::check_ply`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PlyCheck {
+    /// Stored (`true`) or not.
+    Known(bool),
+    /// The match's highest ply in `moves` must be read first ([`MAX_PLY`], then
+    /// [`JournalTx::set_folded_max`] and ask again).
+    FoldedMax,
+    /// `moves` says ([`PLY_IN_MOVES`]).
+    InMoves,
+}
+
+/// What a transaction's fold writes ([`JournalTx::plan_fold`]).
+#[derive(Debug)]
+pub(crate) struct Fold {
+    /// The `seq`s to fold ([`FOLD`]'s parameter), if any.
+    pub(crate) seqs: Option<String>,
+    /// The `seq` below which the journal's rows are deleted ([`DELETE_BELOW`]), if they are.
+    pub(crate) delete_below: Option<i64>,
+}
 
 /// `INSERT` of `n` moves into the journal, each with its `seq` first, under the condition of a
 /// single move: its match is playing.
@@ -326,6 +358,30 @@ impl JournalTx<'_> {
         conn: &mut SqliteConnection,
         mv: &StoredMove,
     ) -> Result<bool, sqlx::Error> {
+        loop {
+            match self.check_ply(mv) {
+                PlyCheck::Known(there) => return Ok(there),
+                PlyCheck::FoldedMax => {
+                    let max: Option<i64> = sqlx::query_scalar(MAX_PLY)
+                        .bind(&mv.match_id)
+                        .fetch_one(&mut *conn)
+                        .await?;
+                    self.set_folded_max(&mv.match_id, max);
+                }
+                PlyCheck::InMoves => {
+                    return sqlx::query_scalar(PLY_IN_MOVES)
+                        .bind(&mv.match_id)
+                        .bind(mv.ply)
+                        .fetch_one(&mut *conn)
+                        .await;
+                }
+            }
+        }
+    }
+
+    /// What the store's memory says of `mv`'s ply, or which of `moves` must be read: the
+    /// answer of [`Self::has_ply`], whichever connection reads.
+    pub(crate) fn check_ply(&mut self, mv: &StoredMove) -> PlyCheck {
         let key = key_hash(&mv.match_id, mv.ply);
         if self.added_keys.contains(&key)
             && self
@@ -333,40 +389,29 @@ impl JournalTx<'_> {
                 .iter()
                 .any(|(id, ply, _)| *ply == mv.ply && *id == mv.match_id)
         {
-            return Ok(true);
+            return PlyCheck::Known(true);
         }
         let entry = match self.journal.matches.get_mut(&mv.match_id) {
             Some(entry) => entry,
             None => self.journal.matches.entry(mv.match_id.clone()).or_default(),
         };
         if entry.rows.iter().any(|&(ply, _)| ply == mv.ply) {
-            return Ok(true);
+            return PlyCheck::Known(true);
         }
-        let folded_max = match entry.folded_max {
-            Some(max) => max,
-            None => {
-                // Once per match and process: `moves`' key answers it from its index.
-                let max: Option<i64> =
-                    sqlx::query_scalar("SELECT MAX(ply) FROM moves WHERE match_id = $1")
-                        .bind(&mv.match_id)
-                        .fetch_one(&mut *conn)
-                        .await?;
-                entry.folded_max = Some(max);
-                max
-            }
-        };
-        if folded_max.is_some_and(|max| mv.ply <= max) {
+        match entry.folded_max {
+            // Once per match and process: `moves`' key answers it from its index.
+            None => PlyCheck::FoldedMax,
             // Below the highest folded ply: only a gap filled late gets here.
-            let there: bool = sqlx::query_scalar(
-                "SELECT EXISTS (SELECT 1 FROM moves WHERE match_id = $1 AND ply = $2)",
-            )
-            .bind(&mv.match_id)
-            .bind(mv.ply)
-            .fetch_one(&mut *conn)
-            .await?;
-            return Ok(there);
+            Some(Some(max)) if mv.ply <= max => PlyCheck::InMoves,
+            Some(_) => PlyCheck::Known(false),
         }
-        Ok(false)
+    }
+
+    /// The highest ply of `match_id` in `moves`, as read ([`PlyCheck::FoldedMax`]).
+    pub(crate) fn set_folded_max(&mut self, match_id: &str, max: Option<i64>) {
+        if let Some(entry) = self.journal.matches.get_mut(match_id) {
+            entry.folded_max = Some(max);
+        }
     }
 
     /// The `seq` of the next row this transaction appends for `mv` (after [`Self::has_ply`]).
@@ -391,6 +436,22 @@ impl JournalTx<'_> {
     /// at most this transaction's share, and deletes the journal's oldest folded part when it
     /// has grown enough.
     pub(crate) async fn fold(&mut self, conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
+        let Fold { seqs, delete_below } = self.plan_fold();
+        if let Some(seqs) = seqs {
+            sqlx::query(FOLD).bind(seqs).execute(&mut *conn).await?;
+        }
+        if let Some(below) = delete_below {
+            sqlx::query(DELETE_BELOW)
+                .bind(below)
+                .execute(&mut *conn)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// What [`Self::fold`] writes, whichever connection writes it; the transaction's memory of
+    /// it is kept for [`Self::commit`].
+    pub(crate) fn plan_fold(&mut self) -> Fold {
         let journal = &*self.journal;
         let mut seqs: Vec<i64> = Vec::new();
         let mut chosen: HashSet<&str> = HashSet::new();
@@ -465,12 +526,7 @@ impl JournalTx<'_> {
             matches = chosen.len(),
             "journal fold"
         );
-        if !seqs.is_empty() {
-            sqlx::query(FOLD)
-                .bind(json_array(&seqs))
-                .execute(&mut *conn)
-                .await?;
-        }
+        let fold = (!seqs.is_empty()).then(|| json_array(&seqs));
         // Every row below the oldest one still unfolded is in `moves` (the transaction's own
         // rows are unfolded unless the store is quiet).
         let mut keep_from = journal
@@ -483,21 +539,17 @@ impl JournalTx<'_> {
                 keep_from = keep_from.min(first);
             }
         }
-        let deleted_below = if keep_from - journal.deleted_below >= journal.limits.delete_every {
-            sqlx::query("DELETE FROM move_journal WHERE seq < $1")
-                .bind(keep_from)
-                .execute(&mut *conn)
-                .await?;
-            Some(keep_from)
-        } else {
-            None
-        };
+        let deleted_below =
+            (keep_from - journal.deleted_below >= journal.limits.delete_every).then_some(keep_from);
         self.folded = chosen.into_iter().map(str::to_owned).collect();
         self.folded_added = quiet;
         self.folded_finished = true;
         self.due_taken = due_taken;
         self.deleted_below = deleted_below;
-        Ok(())
+        Fold {
+            seqs: fold,
+            delete_below: deleted_below,
+        }
     }
 
     /// The transaction committed: the journal takes its changes.

@@ -166,6 +166,9 @@ pub struct Store {
     /// On SQLite, what the store remembers of its journal of moves (journal.rs), behind the
     /// lock every write of a move and every read of a match's moves takes.
     journal: Option<std::sync::Arc<tokio::sync::Mutex<journal::Journal>>>,
+    /// On a SQLite file, the connection batches of writes go through on the calling thread
+    /// (direct.rs); the single writes go through `batches`.
+    direct: Option<std::sync::Arc<direct::Direct>>,
 }
 
 impl Store {
@@ -186,7 +189,7 @@ impl Store {
             url: redact_url(url),
             source,
         };
-        let (pool, batches, journal) = match Backend::of_url(url) {
+        let (pool, batches, journal, direct) = match Backend::of_url(url) {
             Some(Backend::Sqlite) => {
                 let in_memory = url.contains(":memory:") || url.contains("mode=memory");
                 let mut options = SqliteConnectOptions::from_str(url)
@@ -232,15 +235,20 @@ impl Store {
                 // its page cache stays valid from one transaction to the next. Connections of
                 // the pool taking turns would each find their cache stale, since another one
                 // wrote meanwhile, and read back every page a transaction touches.
-                let batches = if in_memory {
-                    None
+                let (batches, direct) = if in_memory {
+                    (None, None)
                 } else {
                     let pool = one_connection()
                         .acquire_timeout(ACQUIRE_TIMEOUT)
                         .connect_with(options.clone())
                         .await
                         .map_err(connect_error)?;
-                    Some(pool)
+                    let direct = direct::Direct::open(options.get_filename(), SQLITE_BUSY_TIMEOUT)
+                        .map_err(|e| StoreError::Connect {
+                            url: redact_url(url),
+                            source: sqlx::Error::Configuration(Box::new(e)),
+                        })?;
+                    (Some(pool), Some(std::sync::Arc::new(direct)))
                 };
                 let pool = pool_options
                     .acquire_timeout(ACQUIRE_TIMEOUT)
@@ -249,7 +257,7 @@ impl Store {
                     .map_err(connect_error)?;
                 conn.close().await.map_err(connect_error)?;
                 let journal = Some(std::sync::Arc::new(tokio::sync::Mutex::new(journal)));
-                (Pool::Sqlite(pool), batches, journal)
+                (Pool::Sqlite(pool), batches, journal, direct)
             }
             Some(Backend::Postgres) => {
                 let options = PgConnectOptions::from_str(url)
@@ -267,7 +275,7 @@ impl Store {
                     .connect_with(options)
                     .await
                     .map_err(connect_error)?;
-                (Pool::Postgres(pool), None, None)
+                (Pool::Postgres(pool), None, None, None)
             }
             None => return Err(StoreError::UnsupportedUrl(redact_url(url))),
         };
@@ -275,6 +283,7 @@ impl Store {
             pool,
             batches,
             journal,
+            direct,
         })
     }
 
@@ -307,6 +316,7 @@ impl Store {
 
 // The modules that run SQL, declared after `with_pool!`, which they use.
 mod batch;
+mod direct;
 mod exclusive;
 mod heartbeat;
 mod journal;

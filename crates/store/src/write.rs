@@ -164,12 +164,17 @@ macro_rules! bind_move {
 pub(crate) use bind_move;
 
 /// The query of a write: its statement with its fields bound. A macro rather than a function so
-/// that it compiles for whichever backend's pool it runs on (see `with_pool!`).
+/// that it compiles for whichever backend's pool it runs on (see `with_pool!`), and, given a
+/// query of its own (`bind_write!(write, direct::query)`), for the SQLite writer's direct
+/// connection (direct.rs).
 macro_rules! bind_write {
-    ($write:expr) => {{
+    ($write:expr) => {
+        $crate::write::bind_write!($write, sqlx::query)
+    };
+    ($write:expr, $query:path) => {{
         use $crate::write::*;
         match $write {
-            Write::CreateMatch(m) => sqlx::query(CREATE_MATCH)
+            Write::CreateMatch(m) => $query(CREATE_MATCH)
                 .bind(&m.id)
                 .bind(&m.rules_preset)
                 .bind(&m.rules_json)
@@ -185,7 +190,7 @@ macro_rules! bind_write {
                 name,
                 token_hash,
                 bot,
-            } => sqlx::query(SET_SEAT)
+            } => $query(SET_SEAT)
                 .bind(match_id)
                 .bind(i64::from(*seat))
                 .bind(name)
@@ -195,7 +200,7 @@ macro_rules! bind_write {
                 match_id,
                 seat,
                 account_id: Some(account_id),
-            } => sqlx::query(SET_SEAT_ACCOUNT)
+            } => $query(SET_SEAT_ACCOUNT)
                 .bind(match_id)
                 .bind(i64::from(*seat))
                 .bind(*account_id),
@@ -203,18 +208,18 @@ macro_rules! bind_write {
                 match_id,
                 seat,
                 account_id: None,
-            } => sqlx::query(CLEAR_SEAT_ACCOUNT)
+            } => $query(CLEAR_SEAT_ACCOUNT)
                 .bind(match_id)
                 .bind(i64::from(*seat)),
-            Write::ClearSeat { match_id, seat } => sqlx::query(CLEAR_SEAT)
-                .bind(match_id)
-                .bind(i64::from(*seat)),
+            Write::ClearSeat { match_id, seat } => {
+                $query(CLEAR_SEAT).bind(match_id).bind(i64::from(*seat))
+            }
             Write::StartMatch {
                 match_id,
                 started_at_ms,
-            } => sqlx::query(START_MATCH).bind(match_id).bind(*started_at_ms),
-            Write::RecordMove(mv) => bind_move!(sqlx::query(RECORD_MOVE), mv),
-            Write::RecordEvent(ev) => sqlx::query(RECORD_EVENT)
+            } => $query(START_MATCH).bind(match_id).bind(*started_at_ms),
+            Write::RecordMove(mv) => bind_move!($query(RECORD_MOVE), mv),
+            Write::RecordEvent(ev) => $query(RECORD_EVENT)
                 .bind(&ev.match_id)
                 .bind(ev.seq)
                 .bind(ev.ply)
@@ -223,7 +228,7 @@ macro_rules! bind_write {
                 .bind(&ev.detail)
                 .bind(ev.at_ms)
                 .bind(ev.action_id),
-            Write::RecordTalk(t) => sqlx::query(RECORD_TALK)
+            Write::RecordTalk(t) => $query(RECORD_TALK)
                 .bind(&t.match_id)
                 .bind(t.seq)
                 .bind(i64::from(t.seat))
@@ -235,9 +240,7 @@ macro_rules! bind_write {
             Write::SetClockAnchor {
                 match_id,
                 anchor_ms,
-            } => sqlx::query(SET_CLOCK_ANCHOR)
-                .bind(match_id)
-                .bind(*anchor_ms),
+            } => $query(SET_CLOCK_ANCHOR).bind(match_id).bind(*anchor_ms),
             Write::FinishMatch {
                 match_id,
                 result,
@@ -245,7 +248,7 @@ macro_rules! bind_write {
                 board_results,
                 bpgn,
                 finished_at_ms,
-            } => sqlx::query(FINISH_MATCH)
+            } => $query(FINISH_MATCH)
                 .bind(match_id)
                 .bind(result)
                 .bind(reason)
