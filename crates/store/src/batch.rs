@@ -102,7 +102,10 @@ impl Store {
     /// ([`StoreError::is_refusal`](crate::StoreError::is_refusal)) the later writes of the same
     /// match are not tried ([`StoreError::Held`](crate::StoreError::Held)).
     pub async fn apply_batch(&self, writes: &[Write]) -> Vec<Result<(), crate::StoreError>> {
-        if writes.len() > 1 && writes.iter().all(|w| w.check().is_ok()) {
+        // On a SQLite file a single write goes through the batches' connection too, whose page
+        // cache the writes of another connection would make stale.
+        let batched = writes.len() > 1 || (self.direct.is_some() && !writes.is_empty());
+        if batched && writes.iter().all(|w| w.check().is_ok()) {
             match self.try_batch(writes).await {
                 Ok(Batch::Stored) => return writes.iter().map(|_| Ok(())).collect(),
                 // The single writes would wait for the database as long again.
@@ -543,6 +546,37 @@ mod tests {
         let store = Store::connect("sqlite::memory:").await.unwrap();
         failures_fall_back_to_single_writes(&store, "").await;
         long_runs_of_moves(&store, "").await;
+    }
+
+    /// The same on a SQLite file, whose batches go through the direct connection (direct.rs);
+    /// a transaction left open on it is rolled back, and once the store is closed no batch is
+    /// stored.
+    #[tokio::test]
+    async fn sqlite_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = |name: &str| format!("sqlite://{}", dir.path().join(name).display());
+        let one = Store::connect(&url("one.db")).await.unwrap();
+        let many = Store::connect(&url("many.db")).await.unwrap();
+        assert!(one.direct.is_some());
+        batch_equals_single_writes(&one, &many, "").await;
+        let store = Store::connect(&url("store.db")).await.unwrap();
+        failures_fall_back_to_single_writes(&store, "").await;
+        long_runs_of_moves(&store, "").await;
+        {
+            let direct = store.direct.as_ref().unwrap().conn.lock().unwrap();
+            direct
+                .as_ref()
+                .unwrap()
+                .execute_batch("BEGIN IMMEDIATE")
+                .unwrap();
+        }
+        let w = writes("left-open");
+        assert!(matches!(store.try_batch(&w).await.unwrap(), Batch::Stored));
+        let stored = store.load_match("left-open").await.unwrap().unwrap();
+        assert_eq!(stored.status, "finished");
+        store.close().await;
+        let results = store.apply_batch(&writes("after-close")).await;
+        assert!(results.iter().all(Result::is_err), "{results:?}");
     }
 
     /// The same on PostgreSQL, when the tests have one (`BUGHOUSE_TEST_POSTGRES_URL`, see

@@ -45,7 +45,8 @@ pub(crate) fn is_transient(e: &rusqlite::Error) -> bool {
 /// The SQLite writer's own connection.
 #[derive(Debug)]
 pub(crate) struct Direct {
-    conn: Mutex<Connection>,
+    /// `None` once the store is closed.
+    pub(crate) conn: Mutex<Option<Connection>>,
 }
 
 impl Direct {
@@ -60,8 +61,18 @@ impl Direct {
         )?;
         conn.set_prepared_statement_cache_capacity(STATEMENTS_KEPT);
         Ok(Direct {
-            conn: Mutex::new(conn),
+            conn: Mutex::new(Some(conn)),
         })
+    }
+
+    /// Closes the connection: later batches go to the single writes.
+    pub(crate) fn close(&self) {
+        let conn = self
+            .conn
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        drop(conn);
     }
 
     /// [`Store::try_batch`](crate::Store) on this connection: `Ok(true)` when every write
@@ -71,10 +82,19 @@ impl Direct {
         journal: &mut Journal,
         writes: &[Write],
     ) -> rusqlite::Result<bool> {
-        let conn = self.conn.lock().unwrap_or_else(PoisonError::into_inner);
+        let guard = self.conn.lock().unwrap_or_else(PoisonError::into_inner);
+        // Closed: the single writes say so.
+        let Some(conn) = guard.as_ref() else {
+            return Ok(false);
+        };
+        // A transaction left open (a batch stopped by a panic, a rollback that failed) would
+        // hold the write lock for ever.
+        if !conn.is_autocommit() {
+            conn.execute_batch("ROLLBACK")?;
+        }
         let mut jtx = journal.begin();
         conn.execute_batch(journal::BEGIN)?;
-        let done = write_all(&conn, &mut jtx, writes).and_then(|done| {
+        let done = write_all(conn, &mut jtx, writes).and_then(|done| {
             conn.execute_batch(if done { "COMMIT" } else { "ROLLBACK" })
                 .map(|()| done)
         });
@@ -325,11 +345,12 @@ mod tests {
             .execute_batch("CREATE TABLE t (a INTEGER); BEGIN IMMEDIATE; INSERT INTO t VALUES (1);")
             .unwrap();
         let direct = Direct::open(&path, Duration::from_millis(50)).unwrap();
-        let conn = direct.conn.lock().unwrap();
+        let guard = direct.conn.lock().unwrap();
+        let conn = guard.as_ref().unwrap();
         let e = conn.execute_batch("BEGIN IMMEDIATE").unwrap_err();
         assert!(is_transient(&e), "{e}");
         let e = query("INSERT INTO nowhere VALUES (1)")
-            .execute(&conn)
+            .execute(conn)
             .unwrap_err();
         assert!(!is_transient(&e), "{e}");
     }

@@ -235,6 +235,12 @@ impl Store {
                 // its page cache stays valid from one transaction to the next. Connections of
                 // the pool taking turns would each find their cache stale, since another one
                 // wrote meanwhile, and read back every page a transaction touches.
+                // The direct connection opens the file read-write with SQLite's defaults: a URL
+                // that asks for anything else (read only, immutable, another VFS) goes through
+                // sqlx alone.
+                let plain = !["mode=ro", "immutable=", "vfs="]
+                    .iter()
+                    .any(|option| url.contains(option));
                 let (batches, direct) = if in_memory {
                     (None, None)
                 } else {
@@ -243,12 +249,18 @@ impl Store {
                         .connect_with(options.clone())
                         .await
                         .map_err(connect_error)?;
-                    let direct = direct::Direct::open(options.get_filename(), SQLITE_BUSY_TIMEOUT)
-                        .map_err(|e| StoreError::Connect {
-                            url: redact_url(url),
-                            source: sqlx::Error::Configuration(Box::new(e)),
-                        })?;
-                    (Some(pool), Some(std::sync::Arc::new(direct)))
+                    let direct = if plain {
+                        let direct =
+                            direct::Direct::open(options.get_filename(), SQLITE_BUSY_TIMEOUT)
+                                .map_err(|e| StoreError::Connect {
+                                    url: redact_url(url),
+                                    source: sqlx::Error::Configuration(Box::new(e)),
+                                })?;
+                        Some(std::sync::Arc::new(direct))
+                    } else {
+                        None
+                    };
+                    (Some(pool), direct)
                 };
                 let pool = pool_options
                     .acquire_timeout(ACQUIRE_TIMEOUT)
@@ -307,6 +319,9 @@ impl Store {
     /// Closes every connection, waiting for calls in progress to finish; calls made afterwards
     /// fail. Optional: dropping the last clone closes the connections too, only less politely.
     pub async fn close(&self) {
+        if let Some(direct) = &self.direct {
+            direct.close();
+        }
         if let Some(batches) = &self.batches {
             batches.close().await;
         }

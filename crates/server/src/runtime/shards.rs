@@ -39,8 +39,13 @@ impl Shards {
     /// The runtime of the thread the shard of a match runs on, where it has one of its own: a
     /// connection for that match, run there, hands its frames to the hub and gets its messages
     /// on one thread, with no other thread woken on a move's way.
+    /// `None` also once the shard's task has ended (a panic): its thread's runtime goes soon.
     pub(crate) fn home_of(&self, match_id: &str) -> Option<&Handle> {
-        self.homes[self.index_of(match_id)].as_ref()
+        let index = self.index_of(match_id);
+        if self.inboxes[index].is_closed() {
+            return None;
+        }
+        self.homes[index].as_ref()
     }
 
     /// How many shards there are.
