@@ -280,9 +280,19 @@ pub(super) async fn run_match(plan: Arc<Plan>, stats: Arc<Stats>, index: usize, 
                         bump(&stats.replacements);
                         match_id = id;
                         over = false;
+                        // Each player opens the new match's page, as the match page does on a
+                        // rematch: a connection of its own, named for the new match (the old
+                        // one closes as it is replaced).
                         let mut failed = false;
                         for (seat, ws) in socks.iter_mut().enumerate() {
                             players[seat].joined = false;
+                            match plan.target[(index + seat) % nodes].connect(&match_id).await {
+                                Ok(new) => *ws = new,
+                                Err(_) => {
+                                    failed = true;
+                                    continue;
+                                }
+                            }
                             if join(ws, &match_id, seat, index).await.is_err() {
                                 failed = true;
                             }
