@@ -223,6 +223,33 @@ impl Client {
         (c, state)
     }
 
+    /// Says hello to the waiting match `id` (watching it) and takes `seat`: the seat's token.
+    async fn sit(&mut self, id: &str, seat: &str) -> String {
+        self.send(&ClientMessage::Hello {
+            match_id: id.to_owned(),
+            token: None,
+        })
+        .await;
+        let (state, you) = self.state().await;
+        assert_eq!(state.match_id, id);
+        assert_eq!(state.status, "waiting");
+        assert_eq!(you, None);
+        self.send(&ClientMessage::Sit {
+            seat: seat.parse().unwrap(),
+            name: format!("player {seat}"),
+        })
+        .await;
+        let (seated, token) = self
+            .until(|m| match m {
+                ServerMessage::Seated { seat, token } => Some((*seat, token.clone())),
+                _ => None,
+            })
+            .await;
+        assert_eq!(seated, seat);
+        assert!(token.len() >= 16, "a seat token has some entropy");
+        token
+    }
+
     async fn state(&mut self) -> (MatchState, Option<String>) {
         self.until(|m| match m {
             ServerMessage::State { state, you } => {
@@ -258,29 +285,7 @@ async fn seat_four_with_tokens(addr: SocketAddr, id: &str) -> (Vec<Client>, Vec<
         } else {
             Client::connect(addr, seat).await
         };
-        c.send(&ClientMessage::Hello {
-            match_id: id.to_owned(),
-            token: None,
-        })
-        .await;
-        let (state, you) = c.state().await;
-        assert_eq!(state.match_id, id);
-        assert_eq!(state.status, "waiting");
-        assert_eq!(you, None);
-        c.send(&ClientMessage::Sit {
-            seat: seat.parse().unwrap(),
-            name: format!("player {seat}"),
-        })
-        .await;
-        let seated = c
-            .until(|m| match m {
-                ServerMessage::Seated { seat, token } => Some((*seat, token.clone())),
-                _ => None,
-            })
-            .await;
-        assert_eq!(seated.0, seat);
-        assert!(seated.1.len() >= 16, "a seat token has some entropy");
-        tokens.push(seated.1);
+        tokens.push(c.sit(id, seat).await);
         clients.push(c);
     }
     // Everyone sees the match start: the last state has all four seats and status `playing`.

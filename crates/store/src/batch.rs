@@ -17,17 +17,32 @@ use crate::{Backend, Pool, Store, StoredMove, Write};
 /// transaction holds thousands of moves: each statement is a round trip to the database (on
 /// SQLite, to sqlx's worker thread, which under load waits for a core each time), so fewer,
 /// larger statements keep a commit short.
-pub(crate) const MOVES_PER_STATEMENT: usize = 512;
+const MOVES_PER_STATEMENT: usize = 512;
 
 /// The size of the first chunk of a run of `n` moves: the largest power of two not above `n`
 /// and [`MOVES_PER_STATEMENT`].
-pub(crate) fn chunk(n: usize) -> usize {
+fn chunk(n: usize) -> usize {
     let n = n.min(MOVES_PER_STATEMENT);
     if n == 0 {
         0
     } else {
         1 << (usize::BITS - 1 - n.leading_zeros())
     }
+}
+
+/// The moves the next statement of a batch stores: the first chunk of the run of moves that
+/// starts `writes` (none when it starts with another write).
+pub(crate) fn move_run(writes: &[Write]) -> Vec<&StoredMove> {
+    let moves: Vec<&StoredMove> = writes
+        .iter()
+        .map_while(|w| match w {
+            Write::RecordMove(mv) => Some(mv),
+            _ => None,
+        })
+        .take(MOVES_PER_STATEMENT)
+        .collect();
+    let run = chunk(moves.len());
+    moves.into_iter().take(run).collect()
 }
 
 /// `INSERT` of `n` moves, each under the condition of a single move: its match is playing.
@@ -241,19 +256,12 @@ async fn try_batch_journaled(
     let mut tx = pool.begin_with(journal::BEGIN).await?;
     let mut next = 0;
     while next < writes.len() {
-        let moves: Vec<&StoredMove> = writes[next..]
-            .iter()
-            .map_while(|w| match w {
-                Write::RecordMove(mv) => Some(mv),
-                _ => None,
-            })
-            .take(MOVES_PER_STATEMENT)
-            .collect();
-        let run = chunk(moves.len());
+        let moves = move_run(&writes[next..]);
+        let run = moves.len();
         if run >= 1 {
             let sql = journal::insert_sql(run);
             let mut query = sqlx::query(&sql);
-            for &mv in &moves[..run] {
+            for &mv in &moves {
                 // A ply stored already: the single writes will say so.
                 if jtx.has_ply(&mut tx, mv).await? {
                     return Ok(false);

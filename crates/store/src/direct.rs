@@ -17,7 +17,7 @@ use std::time::Duration;
 use rusqlite::types::Value;
 use rusqlite::Connection;
 
-use crate::batch::{chunk, MOVES_PER_STATEMENT};
+use crate::batch::move_run;
 use crate::journal::{self, Fold, Journal, JournalTx, PlyCheck};
 use crate::write::{bind_move, bind_write};
 use crate::{StoredMove, Write};
@@ -123,19 +123,12 @@ fn write_all(
 ) -> rusqlite::Result<bool> {
     let mut next = 0;
     while next < writes.len() {
-        let moves: Vec<&StoredMove> = writes[next..]
-            .iter()
-            .map_while(|w| match w {
-                Write::RecordMove(mv) => Some(mv),
-                _ => None,
-            })
-            .take(MOVES_PER_STATEMENT)
-            .collect();
-        let run = chunk(moves.len());
+        let moves = move_run(&writes[next..]);
+        let run = moves.len();
         if run >= 1 {
             let sql = journal::insert_sql(run);
             let mut query = query(&sql);
-            for &mv in &moves[..run] {
+            for &mv in &moves {
                 // A ply stored already: the single writes will say so.
                 if has_ply(conn, jtx, mv)? {
                     return Ok(false);

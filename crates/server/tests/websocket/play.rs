@@ -112,23 +112,7 @@ async fn connections_named_for_one_match_play_in_another() {
         let mut clients = Vec::new();
         for seat in SEATS {
             let mut c = Client::connect_for(server.addr, &named, seat).await;
-            c.send(&ClientMessage::Hello {
-                match_id: id.clone(),
-                token: None,
-            })
-            .await;
-            let (state, _) = c.state().await;
-            assert_eq!(state.match_id, id);
-            c.send(&ClientMessage::Sit {
-                seat: seat.parse().unwrap(),
-                name: format!("player {seat}"),
-            })
-            .await;
-            c.until(|m| match m {
-                ServerMessage::Seated { .. } => Some(()),
-                _ => None,
-            })
-            .await;
+            c.sit(&id, seat).await;
             clients.push(c);
         }
         // Every move reaches all four, on both boards.
