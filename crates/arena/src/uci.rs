@@ -201,6 +201,68 @@ impl UciEngine {
 
     /// Sends `position fen FEN` and the `go` line, after dropping anything left over from an
     /// earlier exchange (late info lines are stale).
+    /// Sends `position fen FEN` and `go nodes NODES` and returns the move token of its
+    /// `bestmove` (`(none)` when it has no move).
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError`] when the engine dies, or does not answer within `timeout`.
+    pub fn best_move_in_nodes(
+        &mut self,
+        fen: &str,
+        nodes: u64,
+        timeout: Duration,
+    ) -> Result<String, EngineError> {
+        self.start_search(fen, &format!("go nodes {nodes}"))?;
+        self.wait_bestmove(Instant::now() + timeout)
+    }
+
+    /// Sends `position fen FEN` and `go nodes NODES` with `MultiPV` set to `lines`, and
+    /// returns the first move of each line, best first, as the engine's last `info ... multipv
+    /// N ... pv MOVE` for each `N` said (the best move alone when it gives no lines).
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError`] when the engine dies, or does not answer within `timeout`.
+    pub fn top_moves_in_nodes(
+        &mut self,
+        fen: &str,
+        nodes: u64,
+        lines: usize,
+        timeout: Duration,
+    ) -> Result<Vec<String>, EngineError> {
+        self.send(&format!("setoption name MultiPV value {}", lines.max(1)))?;
+        self.start_search(fen, &format!("go nodes {nodes}"))?;
+        let deadline = Instant::now() + timeout;
+        let mut firsts: Vec<Option<String>> = vec![None; lines.max(1)];
+        loop {
+            let line = self.recv(deadline, "go nodes with bestmove")?;
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if words.first() == Some(&"bestmove") {
+                let mut moves: Vec<String> = firsts.into_iter().flatten().collect();
+                if moves.is_empty() {
+                    moves.extend(words.get(1).map(|w| (*w).to_owned()));
+                }
+                return Ok(moves);
+            }
+            if words.first() != Some(&"info") {
+                continue;
+            }
+            let after = |key: &str| {
+                words
+                    .iter()
+                    .position(|w| *w == key)
+                    .and_then(|i| words.get(i + 1))
+            };
+            let index = after("multipv")
+                .and_then(|n| n.parse::<usize>().ok())
+                .unwrap_or(1);
+            if let (Some(slot), Some(mv)) = (firsts.get_mut(index.wrapping_sub(1)), after("pv")) {
+                *slot = Some((*mv).to_owned());
+            }
+        }
+    }
+
     fn start_search(&mut self, fen: &str, go: &str) -> Result<(), EngineError> {
         while self.process.try_recv().is_some() {}
         self.send(&format!("position fen {fen}"))?;

@@ -7,8 +7,8 @@ use bughouse_arena::{Config, Spec};
 use bughouse_core::{Preset, Rules, TimeControl};
 use bughouse_engine::{EngineParams, EvalParams, Level};
 use bughouse_tune::{
-    fit, label, parse_weights, pick, read_samples, samples_from_bpgn, samples_from_pgn, selfplay,
-    write_samples, Fitter, LabelConfig, Spsa, SpsaConfig,
+    build_book, fit, label, parse_weights, pick, read_samples, samples_from_bpgn, samples_from_pgn,
+    selfplay, write_samples, BookConfig, Fitter, LabelConfig, Spsa, SpsaConfig,
 };
 use clap::Subcommand;
 
@@ -104,6 +104,36 @@ pub enum TuneCommand {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Build the opening book (the text `crates/engine/book/opening.txt` holds): the positions
+    /// of the first `--plies` half-moves of a board, for either colour, each searched to
+    /// `--nodes` nodes; the opponent's replies followed are ours and the reply engine's.
+    Book {
+        /// Half-moves of one board from the start.
+        #[arg(long, default_value_t = 10)]
+        plies: u32,
+        /// Nodes of our search per position.
+        #[arg(long, default_value_t = 4_000_000)]
+        nodes: u64,
+        /// The UCI engine whose replies are followed too (default: Fairy-Stockfish, as the
+        /// arena finds it).
+        #[arg(long)]
+        reply_engine: Option<PathBuf>,
+        /// Follow only our own replies: no reply engine.
+        #[arg(long, conflicts_with = "reply_engine")]
+        no_reply_engine: bool,
+        /// The reply engine's `go nodes`, one search each (comma-separated).
+        #[arg(long, value_delimiter = ',', default_value = "150000")]
+        reply_nodes: Vec<u64>,
+        /// The reply engine's best moves followed from each search (its `MultiPV`).
+        #[arg(long, default_value_t = 3)]
+        reply_lines: usize,
+        /// Positions searched at once.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Where to write the book.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// SPSA of chosen weights through play: each iteration plays two arena matches with the
     /// weights nudged up and down along a random direction (against each other, or each against
     /// `--opponent`) and moves the weights towards the side that won more.
@@ -183,6 +213,54 @@ fn command_result(command: TuneCommand) -> Result<(), String> {
             }
             write(&out, &write_samples(&samples))?;
             println!("{} positions written to {}", samples.len(), out.display());
+            Ok(())
+        }
+        TuneCommand::Book {
+            plies,
+            nodes,
+            reply_engine,
+            no_reply_engine,
+            reply_nodes,
+            reply_lines,
+            jobs,
+            out,
+        } => {
+            let reply_engine = if no_reply_engine {
+                None
+            } else {
+                Some(reply_engine.unwrap_or_else(bughouse_arena::fairy_stockfish_path))
+            };
+            let config = BookConfig {
+                rules,
+                plies,
+                nodes,
+                reply_engine: reply_engine.clone(),
+                reply_nodes: reply_nodes.clone(),
+                reply_lines,
+                jobs,
+            };
+            let book =
+                build_book(&config, &|line| eprintln!("{line}")).map_err(|e| e.to_string())?;
+            let replies = match &reply_engine {
+                Some(path) => format!(
+                    " --reply-engine {} --reply-lines {reply_lines} --reply-nodes {}",
+                    path.display(),
+                    reply_nodes
+                        .iter()
+                        .map(u64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
+                None => " --no-reply-engine".to_owned(),
+            };
+            let mut text = format!(
+                "# The opening book of the bot (crates/engine/src/book.rs): a position (the first four\n\
+                 # fields of its FEN) and our move a line.\n\
+                 # bughouse tune book --plies {plies} --nodes {nodes}{replies}\n"
+            );
+            text.push_str(&book.to_text());
+            write(&out, &text)?;
+            println!("{} positions written to {}", book.len(), out.display());
             Ok(())
         }
         TuneCommand::Label {

@@ -373,3 +373,88 @@ fn tune_spsa_tunes_weights_through_play() {
         assert!(text(&out.stderr).contains(message), "{}", text(&out.stderr));
     }
 }
+
+/// `tune book`: a small book with our own replies only, then one following Fairy-Stockfish's
+/// two best replies too; each reads as the engine's book, and bad inputs are refused.
+#[test]
+fn tune_book_writes_a_book_the_engine_reads() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = |name: &str| dir.path().join(name).to_str().expect("UTF-8").to_owned();
+    let read_book = |name: &str| {
+        let written = std::fs::read_to_string(path(name)).expect("written");
+        assert!(written.starts_with("# The opening book"), "{written}");
+        bughouse_engine::Book::parse(&written, bughouse_core::Rules::fide()).expect("a book")
+    };
+    let out = bughouse(&[
+        "tune",
+        "book",
+        "--plies",
+        "3",
+        "--nodes",
+        "3000",
+        "--no-reply-engine",
+        "--out",
+        &path("own.txt"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("3 positions written"),
+        "{}",
+        text(&out.stdout)
+    );
+    // Our line from the start, three half-moves: the same for either colour.
+    let own = read_book("own.txt");
+    assert_eq!(own.len(), 3);
+    let start = bughouse_core::Position::new(bughouse_core::Rules::fide());
+    assert!(own.lookup(&start).is_some());
+
+    let out = bughouse(&[
+        "tune",
+        "book",
+        "--plies",
+        "3",
+        "--nodes",
+        "3000",
+        "--reply-engine",
+        "/nonexistent/engine",
+        "--out",
+        &path("bad.txt"),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("/nonexistent/engine"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!std::path::Path::new(&path("bad.txt")).exists());
+
+    if !std::path::Path::new(FAIRY_STOCKFISH).exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{FAIRY_STOCKFISH} is missing: install the Debian package fairy-stockfish"
+        );
+        eprintln!("note: {FAIRY_STOCKFISH} is not installed; skipping the book with its replies");
+        return;
+    }
+    let out = bughouse(&[
+        "tune",
+        "book",
+        "--plies",
+        "3",
+        "--nodes",
+        "3000",
+        "--reply-lines",
+        "2",
+        "--reply-nodes",
+        "2000",
+        "--jobs",
+        "2",
+        "--out",
+        &path("fsf.txt"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Two replies of Fairy-Stockfish's at least one of which is not ours: the trees branch.
+    let fsf = read_book("fsf.txt");
+    assert!(fsf.len() > 3, "{}", fsf.to_text());
+    assert_eq!(fsf.lookup(&start), own.lookup(&start));
+}

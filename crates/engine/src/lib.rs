@@ -6,6 +6,7 @@
 //!   drops, mobility, pawns near promotion, tempo).
 //! - [`EvalParams`]: the evaluation's weights, defaults or tuned (`bughouse tune`);
 //!   [`SearchParams`]: the search's margins; [`EngineParams`]: both, in one text form.
+//! - [`Book`]: the opening book, moves searched deeply beforehand (`bughouse tune book`).
 //! - [`Level`]: strength levels 1 to 8 for casual play.
 //! - [`TeamBot`]: one seat of a match, seeing both boards: counts on the pieces about to cross,
 //!   sits when moving loses to an incoming piece or when the partner is about to capture the
@@ -30,6 +31,7 @@
 //! assert!(pos.legal_moves().contains(&result.best.unwrap()));
 //! ```
 
+mod book;
 mod eval;
 mod level;
 mod params;
@@ -39,6 +41,7 @@ pub mod uci;
 pub mod xboard;
 mod zobrist;
 
+pub use book::{Book, BookError};
 pub use eval::{evaluate, evaluate_with, see, BOARD_VALUE, RESERVE_VALUE};
 pub use level::{Level, ParseLevelError, PUBLISHED_DEVIATION, PUBLISHED_RATINGS};
 pub use params::{

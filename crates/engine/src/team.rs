@@ -224,6 +224,18 @@ impl TeamBot {
             }
         }
 
+        // The opening book: at once, while our board holds no piece and none is on its way to
+        // our opponent (the book's moves were searched without one).
+        if self.searcher.config().book
+            && params.noise == 0
+            && params.margin == 0
+            && to_them.is_none()
+        {
+            if let Some(mv) = crate::Book::builtin().lookup(pos) {
+                return self.finish(Action::Move(mv), talk, 0, 0, 0, now, false);
+            }
+        }
+
         // A partner who cannot move (F3.7 waiting) loses on time unless we capture a piece he
         // can drop: such captures come first.
         let urgent: Vec<Role> = if partner_live && partner_is_waiting(pboard, partner) {
@@ -395,8 +407,12 @@ impl TeamBot {
             self.asked_sit = false;
         }
 
-        // The partner asked us to sit.
-        if !sit && self.partner_sit && may_sit && score < MATE_BOUND {
+        // The partner asked us to sit (with `sit_only_racing`, only while his opponent is to
+        // move: with the partner to move himself both our clocks would run and neither of
+        // theirs).
+        let partner_racing =
+            !self.searcher.config().sit_only_racing || pboard.turn() != partner.color;
+        if !sit && self.partner_sit && may_sit && score < MATE_BOUND && partner_racing {
             sit = true;
         }
 

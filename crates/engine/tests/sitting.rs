@@ -250,3 +250,24 @@ fn race_obeys_a_sit_only_when_ahead_of_both_opponents() {
     bot.hear(Talk::Sit);
     assert_eq!(decide(&m, &mut bot).action, Action::Sit);
 }
+
+#[test]
+fn sit_only_racing_obeys_a_sit_only_while_the_partners_opponent_is_to_move() {
+    // Asked to sit while our partner is to move himself (Black on board B): sitting would run
+    // both our clocks and neither of theirs, so `sitracing` moves; the default sits.
+    let m = setup(KNIGHT_MATE_A, QUIET_B, 60, 30);
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    bot.set_search_config(SearchConfig::GUARD_SIT_RACING);
+    bot.hear(Talk::Sit);
+    assert_moves(&m, &decide(&m, &mut bot));
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    bot.hear(Talk::Sit);
+    assert_eq!(decide(&m, &mut bot).action, Action::Sit);
+    // With the partner's opponent (White on board B) to move, it sits as asked.
+    let their_turn = "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R[] w KQkq - 0 1";
+    let m = setup(KNIGHT_MATE_A, their_turn, 60, 30);
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    bot.set_search_config(SearchConfig::GUARD_SIT_RACING);
+    bot.hear(Talk::Sit);
+    assert_eq!(decide(&m, &mut bot).action, Action::Sit);
+}

@@ -14,16 +14,20 @@
 //!    seed, one step up, else one step down, kept when the error falls; one pass over all
 //!    weights per iteration. A tenth of the positions (chosen by the seed) is held out and its
 //!    error reported, to show over-fitting.
-//! 3. **Play** ([`spsa`]): SPSA of chosen weights through arena matches, the weights judged by
+//! 3. **Book** ([`book`]): the opening book, the positions of the first moves searched deeply
+//!    beforehand.
+//! 4. **Play** ([`spsa`]): SPSA of chosen weights through arena matches, the weights judged by
 //!    the matches they win rather than by a fit to positions.
 //!
 //! Fitting is deterministic for a given positions file and seed; self-play data depends on
 //! wall-clock thinking times, as every arena match does.
 
+pub mod book;
 pub mod data;
 pub mod fit;
 pub mod spsa;
 
+pub use book::{build_book, BookConfig};
 pub use data::{
     expected_score, label, pick, read_samples, samples_from_bpgn, samples_from_pgn, selfplay,
     write_samples, LabelConfig, Sample,
@@ -48,6 +52,14 @@ pub enum TuneError {
     /// The labelling engine failed (on this position, when it got that far).
     #[error("labelling engine: {message}{}", if fen.is_empty() { String::new() } else { format!(" (position {fen})") })]
     Engine {
+        /// The position it failed on (empty: before the first).
+        fen: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The book's reply engine failed (on this position, when it got that far).
+    #[error("reply engine: {message}{}", if fen.is_empty() { String::new() } else { format!(" (position {fen})") })]
+    ReplyEngine {
         /// The position it failed on (empty: before the first).
         fen: String,
         /// What went wrong.

@@ -194,6 +194,15 @@ pub struct SearchConfig {
     /// paired against the default +6.2 points through XBoard (16 seeds, 95% −6.0 to +18.5)
     /// and −10.5 through UCI (19 seeds, −28.2 to +7.2): not shown either way.
     pub quick_open: bool,
+    /// The opening book (`crate::Book::builtin`): a position of it is played at once, with
+    /// the move searched deeply beforehand, while neither side of our board holds a piece and
+    /// no piece is about to reach our opponent. Only at the levels without noise (6 to 8).
+    pub book: bool,
+    /// Obey the partner's `Sit` only while his opponent is to move. Asked to sit while the
+    /// partner is to move himself (he sits, mated whatever he does, or waits), the bot sat too
+    /// and both our clocks ran with both of theirs stopped: in an arena match at 1+0 our two
+    /// bots sat 41 s each at once, and lost the match with 2 s left on both boards.
+    pub sit_only_racing: bool,
 }
 
 impl SearchConfig {
@@ -226,6 +235,8 @@ impl SearchConfig {
         short_long_time: false,
         sit_out: false,
         quick_open: false,
+        book: false,
+        sit_only_racing: false,
     };
     /// Drop-aware pruning without the stronger reductions.
     pub const DROPS: SearchConfig = SearchConfig {
@@ -419,6 +430,17 @@ impl SearchConfig {
         quick_open: true,
         ..SearchConfig::GUARD
     };
+    /// `guard` with the opening book (`book`).
+    pub const GUARD_BOOK: SearchConfig = SearchConfig {
+        book: true,
+        ..SearchConfig::GUARD
+    };
+    /// `guard` obeying the partner's `Sit` only while his opponent is to move
+    /// (`sit_only_racing`).
+    pub const GUARD_SIT_RACING: SearchConfig = SearchConfig {
+        sit_only_racing: true,
+        ..SearchConfig::GUARD
+    };
     /// `guardall` with Stockfish's time use: the two changes that each leaned better against
     /// Fairy-Stockfish without being shown (docs/arena.md, `guardall` and `guardtm`), together.
     pub const GUARD_ALL_TIME: SearchConfig = SearchConfig {
@@ -439,7 +461,7 @@ impl SearchConfig {
     pub const DEFAULT: SearchConfig = SearchConfig::GUARD;
 
     /// Every configuration with a name, as the arena's `bot?search=NAME` reads it.
-    pub const NAMED: [(&'static str, SearchConfig); 36] = [
+    pub const NAMED: [(&'static str, SearchConfig); 38] = [
         ("base", SearchConfig::BASE),
         ("drops", SearchConfig::DROPS),
         ("clock", SearchConfig::CLOCK),
@@ -475,6 +497,8 @@ impl SearchConfig {
         ("guardshort", SearchConfig::GUARD_SHORT),
         ("sitout", SearchConfig::GUARD_SIT_OUT),
         ("quickopen", SearchConfig::GUARD_QUICK_OPEN),
+        ("book", SearchConfig::GUARD_BOOK),
+        ("sitracing", SearchConfig::GUARD_SIT_RACING),
         ("default", SearchConfig::DEFAULT),
     ];
 
