@@ -197,11 +197,16 @@ pub struct SearchConfig {
     /// The opening book (`crate::Book::builtin`): a position of it is played at once, with
     /// the move searched deeply beforehand, while neither side of our board holds a piece and
     /// no piece is about to reach our opponent. Only at the levels without noise (6 to 8).
+    /// Against Fairy-Stockfish (docs/arena.md, 6 December 2026) it kept 3.6 s more after the
+    /// eighth move at 1+0, and scored +5.0 points through XBoard at 1+0 (10 seeds, 95% −12.6 to
+    /// +22.6) and −13.8 through UCI at 10s+0 (40 seeds, −28.2 to +0.7): not the default.
     pub book: bool,
     /// Obey the partner's `Sit` only while his opponent is to move. Asked to sit while the
     /// partner is to move himself (he sits, mated whatever he does, or waits), the bot sat too
     /// and both our clocks ran with both of theirs stopped: in an arena match at 1+0 our two
-    /// bots sat 41 s each at once, and lost the match with 2 s left on both boards.
+    /// bots sat 41 s each at once, and lost the match with 2 s left on both boards. Measured:
+    /// +10.0 points through XBoard at 1+0 (10 seeds, 95% −3.1 to +23.1), −1.2 through UCI at
+    /// 10s+0 (41 seeds, −17.4 to +15.0): not shown, not the default.
     pub sit_only_racing: bool,
 }
 
