@@ -112,44 +112,29 @@ fn key(pos: &Position) -> String {
 /// Our move and the replies for each position, `jobs` threads at once.
 fn analyse_all(config: &BookConfig, todo: &[&Position]) -> Result<Vec<Analysis>, TuneError> {
     let jobs = config.jobs.max(1).min(todo.len().max(1));
-    let results: Vec<Result<Vec<(usize, Analysis)>, TuneError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..jobs)
-            .map(|job| {
-                scope.spawn(move || {
-                    let mut engine = match &config.reply_engine {
-                        Some(path) => Some(UciEngine::start(path, UCI_VARIANT).map_err(|e| {
-                            TuneError::ReplyEngine {
-                                fen: String::new(),
-                                message: e.to_string(),
-                            }
-                        })?),
-                        None => None,
-                    };
-                    let mut out = Vec::new();
-                    for (i, pos) in todo.iter().enumerate().skip(job).step_by(jobs) {
-                        out.push((i, analyse(config, pos, engine.as_mut())?));
-                    }
-                    Ok(out)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    Err(TuneError::ReplyEngine {
+    let all = crate::in_jobs(
+        jobs,
+        |job| {
+            let mut engine = match &config.reply_engine {
+                Some(path) => Some(UciEngine::start(path, UCI_VARIANT).map_err(|e| {
+                    TuneError::ReplyEngine {
                         fen: String::new(),
-                        message: "a book thread panicked".to_owned(),
-                    })
-                })
-            })
-            .collect()
-    });
-    let mut all = Vec::new();
-    for r in results {
-        all.extend(r?);
-    }
-    all.sort_by_key(|&(i, _)| i);
+                        message: e.to_string(),
+                    }
+                })?),
+                None => None,
+            };
+            let mut out = Vec::new();
+            for (i, pos) in todo.iter().enumerate().skip(job).step_by(jobs) {
+                out.push((i, analyse(config, pos, engine.as_mut())?));
+            }
+            Ok(out)
+        },
+        || TuneError::ReplyEngine {
+            fen: String::new(),
+            message: "a book thread panicked".to_owned(),
+        },
+    )?;
     Ok(all.into_iter().map(|(_, a)| a).collect())
 }
 

@@ -185,59 +185,40 @@ pub fn label(
         .collect();
     let jobs = config.jobs.max(1);
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<Result<Vec<(usize, f32)>, TuneError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..jobs)
-            .map(|job| {
-                let quiet = &quiet;
-                let done = &done;
-                scope.spawn(move || {
-                    let engine_error =
-                        |position: Option<&Position>, e: bughouse_arena::EngineError| {
-                            TuneError::Engine {
-                                fen: position.map(Position::fen).unwrap_or_default(),
-                                message: e.to_string(),
-                            }
-                        };
-                    let mut engine = UciEngine::start(&config.engine, UCI_VARIANT)
-                        .map_err(|e| engine_error(None, e))?;
-                    let mut out = Vec::new();
-                    for (i, pos) in quiet.iter().enumerate().skip(job).step_by(jobs) {
-                        // A fresh table for each position: its label does not depend on the
-                        // positions searched before it, so not on `jobs` either.
-                        engine.new_game().map_err(|e| engine_error(Some(pos), e))?;
-                        let score = engine
-                            .analyse(&uci_fen(pos), config.nodes, Duration::from_secs(120))
-                            .map_err(|e| engine_error(Some(pos), e))?;
-                        if let Some(score) = score {
-                            let white = pos.turn() == Color::White;
-                            out.push((i, expected_score(score, white, config.scale)));
-                        }
-                        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                        if n.is_multiple_of(500) {
-                            progress(n);
-                        }
-                    }
-                    Ok(out)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    Err(TuneError::Engine {
-                        fen: String::new(),
-                        message: "a labelling thread panicked".to_owned(),
-                    })
-                })
-            })
-            .collect()
-    });
-    let mut labelled = Vec::new();
-    for r in results {
-        labelled.extend(r?);
-    }
-    labelled.sort_by_key(|&(i, _)| i);
+    let labelled = crate::in_jobs(
+        jobs,
+        |job| {
+            let engine_error =
+                |position: Option<&Position>, e: bughouse_arena::EngineError| TuneError::Engine {
+                    fen: position.map(Position::fen).unwrap_or_default(),
+                    message: e.to_string(),
+                };
+            let mut engine =
+                UciEngine::start(&config.engine, UCI_VARIANT).map_err(|e| engine_error(None, e))?;
+            let mut out = Vec::new();
+            for (i, pos) in quiet.iter().enumerate().skip(job).step_by(jobs) {
+                // A fresh table for each position: its label does not depend on the
+                // positions searched before it, so not on `jobs` either.
+                engine.new_game().map_err(|e| engine_error(Some(pos), e))?;
+                let score = engine
+                    .analyse(&uci_fen(pos), config.nodes, Duration::from_secs(120))
+                    .map_err(|e| engine_error(Some(pos), e))?;
+                if let Some(score) = score {
+                    let white = pos.turn() == Color::White;
+                    out.push((i, expected_score(score, white, config.scale)));
+                }
+                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                if n.is_multiple_of(500) {
+                    progress(n);
+                }
+            }
+            Ok(out)
+        },
+        || TuneError::Engine {
+            fen: String::new(),
+            message: "a labelling thread panicked".to_owned(),
+        },
+    )?;
     Ok(labelled
         .into_iter()
         .map(|(i, result)| Sample {

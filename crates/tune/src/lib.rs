@@ -70,6 +70,32 @@ pub enum TuneError {
     TooFew(usize),
 }
 
+/// Runs `work(job)` for every `job` in `0..jobs` on a thread of its own and gathers the
+/// `(index, item)` pairs they return, sorted by index, so that the result does not depend on
+/// `jobs`. The first error is returned; a thread that panicked gives `panicked()`.
+pub(crate) fn in_jobs<T: Send>(
+    jobs: usize,
+    work: impl Fn(usize) -> Result<Vec<(usize, T)>, TuneError> + Sync,
+    panicked: impl Fn() -> TuneError,
+) -> Result<Vec<(usize, T)>, TuneError> {
+    let work = &work;
+    let results: Vec<Result<Vec<(usize, T)>, TuneError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs.max(1))
+            .map(|job| scope.spawn(move || work(job)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err(panicked())))
+            .collect()
+    });
+    let mut all = Vec::new();
+    for r in results {
+        all.extend(r?);
+    }
+    all.sort_by_key(|&(i, _)| i);
+    Ok(all)
+}
+
 /// A small deterministic generator (SplitMix64) for the shuffles.
 #[derive(Debug, Clone)]
 pub(crate) struct Rng(u64);
