@@ -43,7 +43,9 @@ fn main() {
             0
         } else {
             searcher.clear();
-            searcher.search(&pos, Limits::nodes(nodes), &mut |_| {}).score
+            searcher
+                .search(&pos, Limits::nodes(nodes), &mut |_| {})
+                .score
         };
         println!("{fen}\t{}\t{quiet}\t{score}", evaluate_with(&pos, &eval));
     }
