@@ -26,31 +26,7 @@ spec = importlib.util.spec_from_file_location("move_quality", os.path.join(HERE,
 mq = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(mq)
 
-MATE = 3000
-
-
-def last_score(lines):
-    score = None
-    for line in lines:
-        m = re.search(r"score (cp|mate) (-?\d+)", line)
-        if m:
-            v = int(m.group(2))
-            score = v if m.group(1) == "cp" else (MATE if v > 0 else -MATE)
-    return score
-
-
-def search(engine, fen, go):
-    engine.send("ucinewgame")
-    engine.send("position fen " + fen)
-    engine.send(go)
-    lines = []
-    while True:
-        line = engine.p.stdout.readline()
-        if not line:
-            raise mq.EngineDied()
-        lines.append(line)
-        if line.startswith("bestmove"):
-            return last_score(lines)
+MATE = mq.MATE
 
 
 def static(engine, fen, white_to_move):
@@ -59,9 +35,7 @@ def static(engine, fen, white_to_move):
     engine.send("isready")
     value = None
     while True:
-        line = engine.p.stdout.readline()
-        if not line:
-            raise mq.EngineDied()
+        line = engine.line()
         m = re.search(r"(Final|Total) evaluation:?\s+([-+]?\d+\.\d+)", line)
         if m:
             value = float(m.group(2)) * 100
@@ -122,8 +96,8 @@ def main():
             fsf_static = static(engine, efen, white)
             if fsf_static is None:
                 continue
-            fsf_search = search(engine, efen, f"go nodes {args.nodes}")
-            reference = search(engine, efen, f"go movetime {args.oracle}")
+            fsf_search = engine.go(efen, nodes=args.nodes)[1]
+            reference = engine.go(efen, args.oracle)[1]
             if fsf_search is None or reference is None:
                 continue
             result = results.get(fen, 0.5)

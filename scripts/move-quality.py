@@ -76,11 +76,13 @@ class Engine:
         while word not in self.line():
             pass
 
-    def go(self, fen, ms, searchmoves=None):
-        """(best move, score for the side to move) after `go movetime MS`."""
+    def go(self, fen, ms=None, searchmoves=None, nodes=None):
+        """(best move, score for the side to move) after `go movetime MS` (or `go nodes
+        NODES`), from a new game."""
         self.send("ucinewgame")
         self.send("position fen " + fen)
-        self.send(f"go movetime {ms}" + (f" searchmoves {searchmoves}" if searchmoves else ""))
+        limit = f"nodes {nodes}" if nodes is not None else f"movetime {ms}"
+        self.send(f"go {limit}" + (f" searchmoves {searchmoves}" if searchmoves else ""))
         score = None
         while True:
             line = self.line()

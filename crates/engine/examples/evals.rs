@@ -26,6 +26,9 @@ fn main() {
     let nodes: u64 = nodes.parse().expect("NODES is a number");
     let every: usize = every.parse().expect("EVERY is a number");
     let text = std::fs::read_to_string(file).expect("readable positions file");
+    // One searcher, its table and histories forgotten before each position.
+    let mut searcher = Searcher::new(16);
+    searcher.set_params(params);
     for line in text.lines().step_by(every.max(1)) {
         let Some((_, fen)) = line.split_once(' ') else {
             continue;
@@ -36,8 +39,7 @@ fn main() {
         if pos.legal_moves().len() < 2 {
             continue;
         }
-        let mut searcher = Searcher::new(16);
-        searcher.set_params(params);
+        searcher.clear();
         let quiet = searcher.quiesce(&pos);
         let score = if nodes == 0 {
             0
