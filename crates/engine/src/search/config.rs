@@ -205,7 +205,7 @@ pub struct SearchConfig {
     /// partner is to move himself (he sits, mated whatever he does, or waits), the bot sat too
     /// and both our clocks ran with both of theirs stopped: in an arena match at 1+0 our two
     /// bots sat 41 s each at once, and lost the match with 2 s left on both boards. Measured:
-    /// +10.0 points through XBoard at 1+0 (10 seeds, 95% −3.1 to +23.1), −1.2 through UCI at
+    /// +2.1 points through XBoard at 1+0 (35 seeds, 95% −6.0 to +10.3), −1.2 through UCI at
     /// 10s+0 (41 seeds, −17.4 to +15.0): not shown, not the default.
     pub sit_only_racing: bool,
 }
