@@ -196,11 +196,11 @@ fn play_match(
     let mut players: Vec<Player> = Seat::ALL
         .iter()
         .enumerate()
-        .map(|(i, _)| {
+        .map(|(i, &seat)| {
             let seat_seed = seed
                 .wrapping_mul(0x9E37_79B9_7F4A_7C15)
                 .wrapping_add(u64::from(number) * 4 + i as u64);
-            Player::new(specs[i], seat_seed)
+            Player::new(specs[i], seat_seed, specs[seat_index(seat.opponent())])
         })
         .collect();
     // The two engines of an XBoard team learn they have a partner and greet each other.

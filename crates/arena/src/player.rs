@@ -68,10 +68,14 @@ pub(crate) enum Player {
 }
 
 impl Player {
-    pub(crate) fn new(spec: &Spec, seed: u64) -> Player {
+    /// The player of `spec`, facing the team of `opponents`.
+    pub(crate) fn new(spec: &Spec, seed: u64, opponents: &Spec) -> Player {
         match spec {
             Spec::Bot(level, options) => {
                 let mut bot = TeamBot::new(*level, seed);
+                // Our bots and XBoard engines (partners talking) sit; a pair of UCI engines
+                // never does.
+                bot.set_opponents_sit(!matches!(opponents, Spec::Uci(..)));
                 if let Some((_, params)) = &options.eval {
                     bot.set_params(**params);
                 }

@@ -36,6 +36,7 @@ mod eval;
 mod level;
 mod params;
 mod search;
+mod send;
 mod team;
 pub mod uci;
 pub mod xboard;

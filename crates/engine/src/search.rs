@@ -20,6 +20,7 @@ use bughouse_core::{Move, Position, Role, Verdict};
 
 use crate::eval::evaluate_with;
 use crate::params::{EngineParams, EvalParams};
+use crate::send::SendValues;
 use crate::zobrist;
 
 mod config;
@@ -175,6 +176,9 @@ pub(crate) struct Options {
     /// The score of the previous search for this seat (from the side to move's point of view),
     /// for the falling score of `optimum`.
     pub previous_score: Option<i32>,
+    /// What captures send to the other board (`SearchConfig::partner_send`), for this search's
+    /// root.
+    pub send: Option<SendValues>,
 }
 
 /// One root move with its latest score.
@@ -242,6 +246,8 @@ pub struct Searcher {
     params: EvalParams,
     margins: SearchParams,
     config: SearchConfig,
+    /// What captures send to the other board, for the current search (`Options::send`).
+    send: Option<SendValues>,
 }
 
 impl Searcher {
@@ -269,6 +275,7 @@ impl Searcher {
             params: EvalParams::DEFAULT,
             margins: SearchParams::DEFAULT,
             config: SearchConfig::DEFAULT,
+            send: None,
         }
     }
 
@@ -376,6 +383,7 @@ impl Searcher {
         self.stop = false;
         self.limits = limits;
         self.noise = options.noise;
+        self.send = options.send;
         self.tt.generation = (self.tt.generation + 1) & 63;
         self.killers = [[None; 2]; MAX_PLY];
         for h in &mut self.history {
@@ -660,10 +668,14 @@ impl Searcher {
         self.pv_len[ply] = n + 1;
     }
 
-    /// The static evaluation, with the noise of weak levels.
+    /// The static evaluation, with what the captures since the root send to the other board
+    /// (`Options::send`) and the noise of weak levels.
     #[inline]
     fn eval(&self, pos: &Position, key: u64) -> i32 {
-        let e = evaluate_with(pos, &self.params);
+        let mut e = evaluate_with(pos, &self.params);
+        if let Some(send) = &self.send {
+            e += send.score(pos);
+        }
         if self.noise > 0 {
             let h = key.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 40;
             e + (h % (2 * self.noise as u64 + 1)) as i32 - self.noise

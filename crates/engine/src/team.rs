@@ -25,6 +25,7 @@ use bughouse_core::{Color, Match, Move, Position, Role, Seat, RESERVE_ROLES};
 use crate::eval::{see, value};
 use crate::level::{split_mix, Level};
 use crate::search::{Limits, Options, Searcher, MATE_BOUND};
+use crate::send::SendValues;
 
 mod clock;
 
@@ -114,6 +115,8 @@ pub struct TeamBot {
     asked_sit: bool,
     /// The main search's score at our last decision, and for which seat (`dynamic_time`).
     last_score: Option<(Seat, i32)>,
+    /// The opponents can sit ([`TeamBot::set_opponents_sit`]).
+    opponents_sit: bool,
 }
 
 impl TeamBot {
@@ -136,6 +139,7 @@ impl TeamBot {
             said: Vec::new(),
             asked_sit: false,
             last_score: None,
+            opponents_sit: true,
         }
     }
 
@@ -153,6 +157,14 @@ impl TeamBot {
     /// The search's switches (default: [`crate::SearchConfig::DEFAULT`]).
     pub fn set_search_config(&mut self, config: crate::SearchConfig) {
         self.searcher.set_config(config);
+    }
+
+    /// Whether the opponents can sit (default: they can, as every human team and any engine
+    /// team that talks can). A pair of engines that never hold a move to wait for a piece (two
+    /// UCI engines) cannot; told so, the bot does not keep pace with their clocks
+    /// ([`crate::SearchConfig::pace_sitters`]).
+    pub fn set_opponents_sit(&mut self, sit: bool) {
+        self.opponents_sit = sit;
     }
 
     /// The level.
@@ -274,10 +286,21 @@ impl TeamBot {
             optimum = Some(budget.mul_f64(main_share));
             main_limits.deadline = Some(started + max.mul_f64(main_share));
         }
+        let send = match self.searcher.config().partner_send {
+            Some(percent) if team => Some(SendValues::new(
+                &main_pos,
+                pboard,
+                partner.color,
+                percent,
+                self.searcher.eval_params(),
+            )),
+            _ => None,
+        };
         let options = Options {
             noise: params.noise,
             exact_root: params.margin > 0,
             root_bias: bias.clone(),
+            send,
             optimum,
             previous_score: self
                 .last_score

@@ -202,6 +202,41 @@ fn pace_reads_the_budget_from_a_few_seconds_plus_the_lead_on_the_faster_opponent
 }
 
 #[test]
+fn sitpace_keeps_pace_only_while_the_opponents_can_sit() {
+    let sitpace = SearchConfig::named("sitpace").unwrap();
+    assert!(sitpace.pace.is_none() && sitpace.pace_sitters == Some(Duration::from_secs(8)));
+    let pace = SearchConfig::named("pace").unwrap();
+    let at = |config, sit: bool, m: &Match| {
+        let mut b = bot(config);
+        b.set_opponents_sit(sit);
+        b.budget(m, US, Duration::ZERO)
+    };
+    for m in [
+        clocks(40, 40, 40, 40),
+        clocks(40, 30, 40, 30),
+        clocks(40, 30, 40, 50),
+    ] {
+        // Opponents who sit (the default): as `pace`.
+        assert_eq!(at(sitpace, true, &m), at(pace, true, &m));
+        assert_eq!(
+            bot(sitpace).budget(&m, US, Duration::ZERO),
+            at(pace, true, &m)
+        );
+        // Opponents who never sit: as the default.
+        assert_eq!(at(sitpace, false, &m), at(SearchConfig::GUARD, false, &m));
+    }
+    // The two differ where pace matters: level clocks at 40 s.
+    let level = clocks(40, 40, 40, 40);
+    assert!(at(sitpace, true, &level) < at(sitpace, false, &level));
+    // `pace` itself does not ask.
+    assert_eq!(at(pace, false, &level), at(pace, true, &level));
+    // At 5+0 the cap is 40 s, not 8: a fresh clock of 300 s reads as 40 s left.
+    let five = fresh(300);
+    let ratio = at(sitpace, true, &five).as_secs_f64() / at(sitpace, false, &five).as_secs_f64();
+    assert!((ratio - 40.0 / 300.0).abs() < 0.01, "{ratio}");
+}
+
+#[test]
 fn guardshort_thinks_a_twentieth_below_a_minute_only() {
     let short = SearchConfig::named("guardshort").unwrap();
     assert!(short.short_long_time && short.relative_clock && !short.long_time);

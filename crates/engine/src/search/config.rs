@@ -167,6 +167,13 @@ pub struct SearchConfig {
     /// sits, 28 points less (docs/arena.md). At 10 s+0 the clock is below the cap nearly all
     /// match long, and little changes.
     pub pace: Option<Duration>,
+    /// `pace`, but only while the opponents can sit (`TeamBot::set_opponents_sit`, on unless
+    /// the bot is told otherwise): every human team and Fairy-Stockfish's team through XBoard
+    /// can, a pair of UCI engines that never talk cannot. `pace` won through XBoard and lost
+    /// through UCI; this keeps the first and leaves the second as the default plays it. Above
+    /// a one-minute base the cap grows with the base (8 s at 1+0, 40 s at 5+0): `pace` was
+    /// only measured at one minute and below.
+    pub pace_sitters: Option<Duration>,
     /// Below a one-minute base, a twentieth of the time left per move instead of a thirtieth
     /// (`long_time` there only). At 10s+0 against Fairy-Stockfish through UCI the default
     /// thought 0.13 s a move against its 0.24 s (the first 20 moves of each player, 156
@@ -208,6 +215,17 @@ pub struct SearchConfig {
     /// +2.1 points through XBoard at 1+0 (35 seeds, 95% −6.0 to +10.3), −1.2 through UCI at
     /// 10s+0 (41 seeds, −17.4 to +15.0): not shown, not the default.
     pub sit_only_racing: bool,
+    /// What captures send to the other board (`crate::send`), with this weight in percent:
+    /// the team bot's main search adds, for each piece taken since the root, the king danger
+    /// that piece adds on the partner's board beyond its usual reserve value (for our partner
+    /// when we take it, for his opponent when they do), read once per decision from the static
+    /// evaluation of the partner's board. An even trade on our board then costs us when our
+    /// partner's king is the more exposed one, and pays when his opponent's is. HiveMind wins
+    /// by deciding for both boards; the single-board search saw only its own. Not shown: at
+    /// full weight (`send`) +0.0 points against Fairy-Stockfish through UCI at 10s+0 (80
+    /// seeds, 95% −10.3 to +10.3), at half (`sendhalf`) +11.7 (30 seeds, −8.1 to +31.4)
+    /// (docs/arena.md).
+    pub partner_send: Option<i32>,
 }
 
 impl SearchConfig {
@@ -237,11 +255,13 @@ impl SearchConfig {
         check_pruning: false,
         dynamic_time: false,
         pace: None,
+        pace_sitters: None,
         short_long_time: false,
         sit_out: false,
         quick_open: false,
         book: false,
         sit_only_racing: false,
+        partner_send: None,
     };
     /// Drop-aware pruning without the stronger reductions.
     pub const DROPS: SearchConfig = SearchConfig {
@@ -446,6 +466,21 @@ impl SearchConfig {
         sit_only_racing: true,
         ..SearchConfig::GUARD
     };
+    /// `guard` keeping pace as `pace` does while the opponents can sit (`pace_sitters`).
+    pub const GUARD_SIT_PACE: SearchConfig = SearchConfig {
+        pace_sitters: Some(Duration::from_secs(8)),
+        ..SearchConfig::GUARD
+    };
+    /// `guard` valuing what captures send to the other board (`partner_send`), at half weight.
+    pub const GUARD_SEND_HALF: SearchConfig = SearchConfig {
+        partner_send: Some(50),
+        ..SearchConfig::GUARD
+    };
+    /// `guard` valuing what captures send to the other board (`partner_send`), at full weight.
+    pub const GUARD_SEND: SearchConfig = SearchConfig {
+        partner_send: Some(100),
+        ..SearchConfig::GUARD
+    };
     /// `guardall` with Stockfish's time use: the two changes that each leaned better against
     /// Fairy-Stockfish without being shown (docs/arena.md, `guardall` and `guardtm`), together.
     pub const GUARD_ALL_TIME: SearchConfig = SearchConfig {
@@ -466,7 +501,7 @@ impl SearchConfig {
     pub const DEFAULT: SearchConfig = SearchConfig::GUARD;
 
     /// Every configuration with a name, as the arena's `bot?search=NAME` reads it.
-    pub const NAMED: [(&'static str, SearchConfig); 38] = [
+    pub const NAMED: [(&'static str, SearchConfig); 41] = [
         ("base", SearchConfig::BASE),
         ("drops", SearchConfig::DROPS),
         ("clock", SearchConfig::CLOCK),
@@ -504,6 +539,9 @@ impl SearchConfig {
         ("quickopen", SearchConfig::GUARD_QUICK_OPEN),
         ("book", SearchConfig::GUARD_BOOK),
         ("sitracing", SearchConfig::GUARD_SIT_RACING),
+        ("sitpace", SearchConfig::GUARD_SIT_PACE),
+        ("sendhalf", SearchConfig::GUARD_SEND_HALF),
+        ("send", SearchConfig::GUARD_SEND),
         ("default", SearchConfig::DEFAULT),
     ];
 

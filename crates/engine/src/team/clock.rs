@@ -64,7 +64,8 @@ impl TeamBot {
     /// time left, and less in the opening; with [`crate::SearchConfig::long_time`] (or
     /// [`crate::SearchConfig::short_long_time`] below a one-minute base), a twentieth. With
     /// [`crate::SearchConfig::pace`]: read from at most its base (8 s for `pace`) plus our lead
-    /// on the faster of both opponents instead of from all our time left. With
+    /// on the faster of both opponents instead of from all our time left (with
+    /// [`crate::SearchConfig::pace_sitters`], so only while the opponents can sit). With
     /// [`crate::SearchConfig::quick_open`]: a quarter in the first eight moves while neither
     /// side of our board has a piece in hand.
     pub fn budget(&self, m: &Match, seat: Seat, now: Duration) -> Duration {
@@ -74,7 +75,12 @@ impl TeamBot {
         let ours = m.remaining(seat, now);
         let partner = seat.partner();
         let mut theirs = m.remaining(seat.opponent(), now);
-        if (team_clock || config.pace.is_some()) && m.game_end(partner.board).is_none() {
+        let pace = config.pace.or(config
+            .pace_sitters
+            .filter(|_| self.opponents_sit)
+            // Measured at one minute; longer games keep the same share of the base.
+            .map(|p| p.max(p.mul_f64(m.time_control().base.as_secs_f64() / 60.0))));
+        if (team_clock || pace.is_some()) && m.game_end(partner.board).is_none() {
             // The opponent across can sit against us: the faster of both counts.
             theirs = theirs.max(m.remaining(partner.opponent(), now));
         }
@@ -104,7 +110,7 @@ impl TeamBot {
         let (o, th) = (ours.as_secs_f64(), theirs.as_secs_f64());
         // Keeping pace: the time ahead of the faster opponent is ours to spend, the rest is
         // read as if only a few seconds were left.
-        let left = match config.pace {
+        let left = match pace {
             Some(base) => o.min(base.as_secs_f64() + (o - th).max(0.0)),
             None => o,
         };
