@@ -205,6 +205,7 @@ fn pace_reads_the_budget_from_a_few_seconds_plus_the_lead_on_the_faster_opponent
 fn sitpace_keeps_pace_only_while_the_opponents_can_sit() {
     let sitpace = SearchConfig::named("sitpace").unwrap();
     assert!(sitpace.pace.is_none() && sitpace.pace_sitters == Some(Duration::from_secs(8)));
+    assert_eq!(SearchConfig::DEFAULT, sitpace);
     let pace = SearchConfig::named("pace").unwrap();
     let at = |config, sit: bool, m: &Match| {
         let mut b = bot(config);
