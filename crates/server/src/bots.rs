@@ -153,7 +153,12 @@ fn think(
         let level = Level::new(turn.level).unwrap_or(Level::DEFAULT);
         let mut seed = std::collections::hash_map::DefaultHasher::new();
         key.hash(&mut seed);
-        TeamBot::with_hash(level, seed.finish(), BOT_HASH_MB)
+        let mut bot = TeamBot::with_hash(level, seed.finish(), BOT_HASH_MB);
+        // Keeping pace with sitters (`SearchConfig::pace_sitters`) was measured only against
+        // Fairy-Stockfish's team; here bots keep the time use they had, and the pace people
+        // can follow ([`pace`]), until it is measured against people.
+        bot.set_opponents_sit(false);
+        bot
     });
     for (kind, piece) in &turn.heard {
         if let Some(talk) = talk_from(*kind, *piece) {
