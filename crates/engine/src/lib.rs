@@ -49,8 +49,8 @@ pub use params::{
     EngineParams, EvalFileError, EvalParams, ParamsError, ENGINE_PARAM_COUNT, EVAL_PARAM_COUNT,
 };
 pub use search::{
-    mate_in, Limits, SearchConfig, SearchInfo, SearchParams, SearchResult, Searcher, MATE,
-    MATE_BOUND, MAX_PLY, SEARCH_PARAM_COUNT,
+    find_mate, mate_in, Limits, MateLine, MateSearch, SearchConfig, SearchInfo, SearchParams,
+    SearchResult, Searcher, MATE, MATE_BOUND, MAX_PLY, SEARCH_PARAM_COUNT,
 };
 pub use team::{Action, Decision, Talk, TeamBot};
 

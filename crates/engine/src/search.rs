@@ -25,6 +25,7 @@ use crate::zobrist;
 
 mod config;
 mod margins;
+mod mate;
 mod negamax;
 mod ordering;
 mod pruning;
@@ -35,8 +36,10 @@ mod tt;
 use time::time_factor;
 
 pub use config::SearchConfig;
+pub(crate) use config::MATE_CHECK_PLIES;
 pub(crate) use margins::SEARCH_GROUPS;
 pub use margins::{SearchParams, SEARCH_PARAM_COUNT};
+pub use mate::{find_mate, MateLine, MateSearch};
 use pruning::lost_there;
 use tt::Tt;
 

@@ -24,10 +24,11 @@ use bughouse_core::{Color, Match, Move, Position, Role, Seat, RESERVE_ROLES};
 
 use crate::eval::{see, value};
 use crate::level::{split_mix, Level};
-use crate::search::{Limits, Options, Searcher, MATE_BOUND};
+use crate::search::{Limits, Options, Searcher, MATE, MATE_BOUND};
 use crate::send::SendValues;
 
 mod clock;
+mod mates;
 
 use clock::partner_is_waiting;
 
@@ -248,6 +249,29 @@ impl TeamBot {
             }
         }
 
+        // A mate by checks of our own ends the match: played at once (full strength only),
+        // with the piece our opponent is about to get already his.
+        let mate_check =
+            self.searcher.config().mate_check && params.noise == 0 && params.margin == 0;
+        if mate_check {
+            let mut probe = pos.clone();
+            if let (true, Some(role)) = (params.full_team, to_them) {
+                probe.add_to_reserve(!us, role);
+            }
+            if let Some(line) = mates::own_mate(&probe) {
+                let score = MATE - line.plies as i32;
+                return self.finish(
+                    Action::Move(line.mv),
+                    talk,
+                    nodes,
+                    line.plies,
+                    score,
+                    now,
+                    false,
+                );
+            }
+        }
+
         // A partner who cannot move (F3.7 waiting) loses on time unless we capture a piece he
         // can drop: such captures come first.
         let urgent: Vec<Role> = if partner_live && partner_is_waiting(pboard, partner) {
@@ -321,6 +345,14 @@ impl TeamBot {
         let mut best = params.choose(result.best.unwrap_or(roots[0].mv), &roots, &mut || {
             self.next_random()
         });
+        // A move after which the opponent mates by checks gives way to the best one after
+        // which he does not.
+        if mate_check {
+            let scored = roots.iter().map(|r| (r.mv, r.score));
+            if let Some(mv) = mates::avoid_mate(&main_pos, best, scored, limits.deadline) {
+                best = mv;
+            }
+        }
         let mut score = result.score;
         let depth = result.depth;
 
