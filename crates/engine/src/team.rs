@@ -345,12 +345,25 @@ impl TeamBot {
         let mut best = params.choose(result.best.unwrap_or(roots[0].mv), &roots, &mut || {
             self.next_random()
         });
-        // A move after which the opponent mates by checks gives way to the best one after
-        // which he does not.
+        // A move after which the opponent mates by checks gives way to a short search among
+        // the moves after which he does not (the main search's scores of its other root moves
+        // are bounds, not an order).
         if mate_check {
-            let scored = roots.iter().map(|r| (r.mv, r.score));
-            if let Some(mv) = mates::avoid_mate(&main_pos, best, scored, limits.deadline) {
-                best = mv;
+            let others = roots.iter().map(|r| r.mv);
+            if let Some(safe) = mates::safe_moves(&main_pos, best, others, limits.deadline) {
+                let options = Options {
+                    root_bias: bias.clone(),
+                    only: safe,
+                    ..Options::default()
+                };
+                let again = portion(&limits, started, 0.5, 0.5);
+                let (r, _) = self
+                    .searcher
+                    .search_with(&main_pos, again, options, &mut |_| {});
+                nodes += r.nodes;
+                if let Some(mv) = r.best {
+                    best = mv;
+                }
             }
         }
         let mut score = result.score;

@@ -4,6 +4,9 @@
 //! opponent's), with how long each search took.
 //!
 //! usage: cargo run --release -p bughouse-tune --example mates PLIES NODES FILE.bpgn...
+//!
+//! With `MATES_DECIDE=1` in the environment, each move that let the opponent mate where another
+//! did not is decided again by a level-8 bot with `search=matecheck` (130 ms), and printed.
 
 use std::time::{Duration, Instant};
 
@@ -91,6 +94,36 @@ fn main() {
                             });
                             if safe {
                                 avoidable += 1;
+                                if std::env::var_os("MATES_DECIDE").is_some() {
+                                    let mut bot = bughouse_engine::TeamBot::new(
+                                        bughouse_engine::Level::new(8).unwrap(),
+                                        1,
+                                    );
+                                    bot.set_search_config(
+                                        bughouse_engine::SearchConfig::named("matecheck").unwrap(),
+                                    );
+                                    bot.set_opponents_sit(false);
+                                    let d = bot.decide(
+                                        &game,
+                                        rm.seat,
+                                        now,
+                                        bughouse_engine::Limits {
+                                            deadline: Some(
+                                                Instant::now() + Duration::from_millis(130),
+                                            ),
+                                            ..Default::default()
+                                        },
+                                    );
+                                    let verdict = match d.action {
+                                        bughouse_engine::Action::Move(m) => {
+                                            let mut c = pos.clone();
+                                            c.play_unchecked(m);
+                                            format!("{m} {:?}", find_mate(&c, plies, nodes))
+                                        }
+                                        bughouse_engine::Action::Sit => "sit".into(),
+                                    };
+                                    println!("{} played {} now {verdict}", pos.fen(), rm.mv);
+                                }
                             }
                         }
                     }

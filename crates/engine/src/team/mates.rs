@@ -1,6 +1,6 @@
 //! The team bot's check of its move by a mate search by checks
 //! ([`crate::SearchConfig::mate_check`]): a mate of its own is played at once, and a move that
-//! lets the opponent mate by checks gives way to the best move that does not.
+//! lets the opponent mate by checks gives way to a search among the moves that do not.
 
 use std::time::Instant;
 
@@ -12,9 +12,9 @@ use crate::search::{find_mate, MateLine, MateSearch, MATE_CHECK_PLIES};
 /// milliseconds at worst (measured over 20,000 searches in arena positions).
 const MATE_NODES: u64 = 20_000;
 
-/// At most this many of the main search's next best moves are checked in place of one that
-/// lets the opponent mate.
-const ALTERNATIVES: usize = 8;
+/// At most this many of the main search's other moves are tried in place of one that lets the
+/// opponent mate.
+const ALTERNATIVES: usize = 24;
 
 /// A forced mate by checks for the side to move of `pos`.
 pub(super) fn own_mate(pos: &Position) -> Option<MateLine> {
@@ -38,27 +38,29 @@ fn allows_mate(pos: &Position, mv: Move) -> Option<bool> {
     }
 }
 
-/// The move to play instead of `best` when after `best` the opponent mates by checks: the
-/// first of the main search's other moves (`scored`, with their scores: the best score first)
-/// after which he does not, or `None` to keep `best` (no such move among the next
-/// [`ALTERNATIVES`], or no time left before `deadline`).
-pub(super) fn avoid_mate(
+/// When after `best` the opponent mates by checks: the moves among `others` (the main search's
+/// root moves, in its order) after which he does not, in the same order (at most
+/// [`ALTERNATIVES`] tried, and no more once `deadline` has passed, though always the first
+/// four). `None` when `best` holds, or when none of those tried does (then `best` stays).
+pub(super) fn safe_moves(
     pos: &Position,
     best: Move,
-    scored: impl IntoIterator<Item = (Move, i32)>,
+    others: impl IntoIterator<Item = Move>,
     deadline: Option<Instant>,
-) -> Option<Move> {
+) -> Option<Vec<Move>> {
     if allows_mate(pos, best) != Some(true) {
         return None;
     }
-    let mut order: Vec<(Move, i32)> = scored.into_iter().filter(|&(m, _)| m != best).collect();
-    order.sort_by_key(|&(_, score)| std::cmp::Reverse(score));
-    order
+    let safe: Vec<Move> = others
         .into_iter()
+        .filter(|&m| m != best)
         .take(ALTERNATIVES)
-        .take_while(|_| deadline.is_none_or(|d| Instant::now() < d))
-        .find(|&(m, _)| allows_mate(pos, m) == Some(false))
-        .map(|(m, _)| m)
+        .enumerate()
+        .take_while(|&(i, _)| i < 4 || deadline.is_none_or(|d| Instant::now() < d))
+        .filter(|&(_, m)| allows_mate(pos, m) == Some(false))
+        .map(|(_, m)| m)
+        .collect();
+    (!safe.is_empty()).then_some(safe)
 }
 
 #[cfg(test)]
@@ -97,16 +99,14 @@ mod tests {
             !losing.is_empty() && !holding.is_empty(),
             "{losing:?} {holding:?}"
         );
-        // The losing move ranked best gives way to the best-ranked holding one.
-        let scored = losing
-            .iter()
-            .map(|&m| (m, 50))
-            .chain(holding.iter().enumerate().map(|(i, &m)| (m, -(i as i32))));
-        assert_eq!(avoid_mate(&pos, losing[0], scored, None), Some(holding[0]));
+        // The losing move gives way to the holding ones, in their order (at most
+        // ALTERNATIVES of them tried).
+        let others = losing[1..].iter().take(2).chain(holding.iter()).copied();
+        let expected: Vec<Move> = holding.iter().copied().take(ALTERNATIVES - 2).collect();
+        assert_eq!(safe_moves(&pos, losing[0], others, None), Some(expected));
         // A holding move stays.
-        assert_eq!(avoid_mate(&pos, holding[0], [(losing[0], 50)], None), None);
+        assert_eq!(safe_moves(&pos, holding[0], [losing[0]], None), None);
         // With nothing that holds among the others, the move stays.
-        let only_losing = losing.iter().map(|&m| (m, 0));
-        assert_eq!(avoid_mate(&pos, losing[0], only_losing, None), None);
+        assert_eq!(safe_moves(&pos, losing[0], losing.clone(), None), None);
     }
 }
