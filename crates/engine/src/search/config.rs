@@ -228,11 +228,12 @@ pub struct SearchConfig {
     pub partner_send: Option<i32>,
     /// The team bot checks its move with a mate search by checks (`crate::find_mate`,
     /// [`MATE_CHECK_PLIES`] plies): a mate found for itself is played at once, and a move
-    /// after which the opponent mates by checks is replaced by the best move of the main
-    /// search after which he does not. Only at the levels without noise (6 to 8). Over the
-    /// default's 160 matches against Fairy-Stockfish through UCI at 10s+0 (7 December 2026),
-    /// the bot let the opponent mate by checks within 7 plies 344 times, 64 of them with a move
-    /// that avoided it, and did not keep a mate it had 19 times of 178.
+    /// after which the opponent mates by checks gives way to a short search among the moves
+    /// after which he does not. Only at the levels without noise (6 to 8). Over the default's
+    /// 160 matches against Fairy-Stockfish through UCI at 10s+0 (7 December 2026), the bot let
+    /// the opponent mate by checks within 7 plies 344 times, 64 of them with a move that
+    /// avoided it, and did not keep a mate it had 19 times of 178. Not shown: against the
+    /// default through UCI at 10s+0, −5.5 points (100 seeds, 95% −15.7 to +4.7; docs/arena.md).
     pub mate_check: bool,
 }
 
