@@ -338,19 +338,26 @@ impl Position {
     /// Our pieces that stand alone between our king and an enemy slider.
     #[inline]
     pub(crate) fn pinned(&self, king: Square) -> Bitboard {
+        self.slider_blockers(king, !self.turn) & self.board.by_color(self.turn)
+    }
+
+    /// The pieces, of either colour, that stand alone between `king` and a slider of `slider`
+    /// aiming at it along an otherwise empty line: pinned pieces when `slider` is the king's
+    /// enemy; pieces whose move uncovers a check when they are the slider's own.
+    #[inline]
+    pub fn slider_blockers(&self, king: Square, slider: Color) -> Bitboard {
         let b = &self.board;
-        let them = b.by_color(!self.turn);
         let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & (b.rooks() | b.queens()))
             | (attacks::bishop_attacks(king, Bitboard::EMPTY) & (b.bishops() | b.queens())))
-            & them;
-        let mut pinned = Bitboard::EMPTY;
+            & b.by_color(slider);
+        let mut blockers = Bitboard::EMPTY;
         for sniper in snipers {
             let between = attacks::between(king, sniper) & b.occupied();
             if !between.more_than_one() {
-                pinned |= between;
+                blockers |= between;
             }
         }
-        pinned & b.by_color(self.turn)
+        blockers
     }
 
     /// Plays a move, checking that it is legal.

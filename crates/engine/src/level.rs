@@ -89,6 +89,14 @@ pub(crate) struct LevelParams {
     pub full_team: bool,
 }
 
+impl LevelParams {
+    /// Whether the level plays its best move, with no noise and no choice among near-best
+    /// moves (levels 6 to 8): the opening book and the mate check are for those only.
+    pub fn exact(&self) -> bool {
+        self.noise == 0 && self.margin == 0
+    }
+}
+
 impl Level {
     /// The weakest level.
     pub const MIN: Level = Level(1);

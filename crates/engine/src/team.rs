@@ -239,11 +239,7 @@ impl TeamBot {
 
         // The opening book: at once, while our board holds no piece and none is on its way to
         // our opponent (the book's moves were searched without one).
-        if self.searcher.config().book
-            && params.noise == 0
-            && params.margin == 0
-            && to_them.is_none()
-        {
+        if self.searcher.config().book && params.exact() && to_them.is_none() {
             if let Some(mv) = crate::Book::builtin().lookup(pos) {
                 return self.finish(Action::Move(mv), talk, 0, 0, 0, now, false);
             }
@@ -251,8 +247,7 @@ impl TeamBot {
 
         // A mate by checks of our own ends the match: played at once (full strength only),
         // with the piece our opponent is about to get already his.
-        let mate_check =
-            self.searcher.config().mate_check && params.noise == 0 && params.margin == 0;
+        let mate_check = self.searcher.config().mate_check && params.exact();
         if mate_check {
             let mut probe = pos.clone();
             if let (true, Some(role)) = (params.full_team, to_them) {

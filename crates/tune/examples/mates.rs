@@ -31,15 +31,7 @@ fn main() {
             let Ok(end) = replay_bughouse(&record, rules) else {
                 continue;
             };
-            let tag = |s: Seat| {
-                let name = match (s.board, s.color) {
-                    (bughouse_core::BoardId::A, bughouse_core::Color::White) => "WhiteA",
-                    (bughouse_core::BoardId::A, bughouse_core::Color::Black) => "BlackA",
-                    (bughouse_core::BoardId::B, bughouse_core::Color::White) => "WhiteB",
-                    (bughouse_core::BoardId::B, bughouse_core::Color::Black) => "BlackB",
-                };
-                record.tag(name).unwrap_or("").starts_with("bot")
-            };
+            let tag = |s: Seat| record.tag(&s.to_string()).unwrap_or("").starts_with("bot");
             let mut game = Match::new(rules, end.time_control());
             game.start(Duration::ZERO).unwrap();
             let rec = end.record().to_vec();

@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use bughouse_core::{attacks, Bitboard, Move, MoveList, Position, Verdict};
+use bughouse_core::{Bitboard, Move, MoveList, Position, Verdict};
 
 use super::ordering::CheckSquares;
 use crate::zobrist;
@@ -79,6 +79,14 @@ struct Solver {
 }
 
 impl Solver {
+    /// Counts one position; `false` (and every answer void from now on) once the budget is
+    /// spent.
+    fn spend(&mut self) -> bool {
+        self.nodes += 1;
+        self.out |= self.nodes > self.max_nodes;
+        !self.out
+    }
+
     /// The first move of a mate within `plies` (odd) for the side to move, if any.
     fn attack(&mut self, pos: &Position, key: u64, plies: u32) -> Option<Move> {
         if self.no_mate.get(&key).is_some_and(|&p| p >= plies) {
@@ -89,9 +97,7 @@ impl Solver {
         // the fewest replies first (the proof number's order).
         let mut tries: Vec<(usize, Move, Position, MoveList)> = Vec::with_capacity(checks.len());
         for mv in checks {
-            self.nodes += 1;
-            if self.nodes > self.max_nodes {
-                self.out = true;
+            if !self.spend() {
                 return None;
             }
             let mut child = pos.clone();
@@ -130,9 +136,7 @@ impl Solver {
     /// `plies - 1`.
     fn defend(&mut self, pos: &Position, key: u64, replies: &MoveList, plies: u32) -> bool {
         for &reply in replies {
-            self.nodes += 1;
-            if self.nodes > self.max_nodes {
-                self.out = true;
+            if !self.spend() {
                 return false;
             }
             let mut child = pos.clone();
@@ -173,24 +177,7 @@ fn checking_moves(pos: &Position) -> MoveList {
 /// The side to move's pieces that alone stand between the enemy king and one of our sliders.
 fn discoverers(pos: &Position) -> Bitboard {
     let us = pos.turn();
-    let b = pos.board();
-    let ek = pos.king(!us);
-    let ours = b.by_color(us);
-    let occ = b.occupied();
-    let diagonal = (b.bishops() | b.queens()) & ours;
-    let straight = (b.rooks() | b.queens()) & ours;
-    let snipers = (attacks::bishop_attacks(ek, Bitboard::EMPTY) & diagonal)
-        | (attacks::rook_attacks(ek, Bitboard::EMPTY) & straight);
-    let mut found = Bitboard::EMPTY;
-    for sniper in snipers {
-        let between = attacks::between(ek, sniper) & occ;
-        if let Some(sq) = between.single_square() {
-            if ours.contains(sq) {
-                found.add(sq);
-            }
-        }
-    }
-    found
+    pos.slider_blockers(pos.king(!us), us) & pos.board().by_color(us)
 }
 
 #[cfg(test)]
