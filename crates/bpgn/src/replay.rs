@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use bughouse_core::san::{SanPlus, Suffix};
 use bughouse_core::{
-    BoardId, Match, MatchError, MatchResult, Position, Rules, Score, Seat, TimeControl, Verdict,
+    parse_bughouse_fen, BoardId, Match, MatchError, MatchResult, Position, Rules, Score, Seat,
+    TimeControl, Verdict,
 };
 
 use crate::reader::{Record, RecordMove};
@@ -117,13 +118,29 @@ pub fn time_control_of(record: &Record) -> TimeControl {
 ///
 /// Every move must be legal (a drop only of a piece really in the reserve), its `+`/`#` must
 /// agree with the position, and no move may come after the match has ended. Clocks are not
-/// used to decide anything: moves are played one millisecond apart so no flag can fall.
+/// used to decide anything: moves are played one millisecond apart so no flag can fall. A
+/// `FEN` tag sets both boards up, written `FEN_A | FEN_B` (reserves in brackets) as
+/// [`bughouse_core::write_bughouse_fen`] writes it; without one both boards start from the
+/// initial position.
 ///
 /// # Errors
 ///
-/// [`ReplayError`] naming the first move that fails.
+/// [`ReplayError`] naming the first move that fails, or the `[FEN]` tag when it does not
+/// read as two positions.
 pub fn replay_bughouse(record: &Record, rules: Rules) -> Result<Match, ReplayError> {
-    let mut game = Match::new(rules, time_control_of(record));
+    let tc = time_control_of(record);
+    let mut game = match record.tag("FEN") {
+        // A set-up match: both boards as one text, `FEN_A | FEN_B`.
+        Some(fen) => {
+            let positions = parse_bughouse_fen(fen, rules).map_err(|e| ReplayError {
+                token: String::from("[FEN]"),
+                line: record.line,
+                message: e.to_string(),
+            })?;
+            Match::from_positions(rules, tc, positions)
+        }
+        None => Match::new(rules, tc),
+    };
     let start = Duration::ZERO;
     game.start(start).map_err(|e| ReplayError {
         token: String::new(),

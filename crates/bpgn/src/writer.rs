@@ -63,7 +63,8 @@ pub fn termination(game: &Match, tags: &[(String, String)]) -> Option<String> {
 }
 
 /// Writes a match as BPGN with the given tags (in order). The `Result` tag is set from the
-/// match; a missing `TimeControl` tag is added from the match.
+/// match; a missing `TimeControl` tag is added from the match, and so is a `FEN` tag for a
+/// match set up from other positions than the initial one ([`Match::setup_fen`]).
 ///
 /// # Examples
 ///
@@ -84,6 +85,9 @@ pub fn write_bpgn(game: &Match, tags: &[(String, String)]) -> String {
         .filter(|(k, _)| k != "Result")
         .cloned()
         .collect();
+    if let (Some(fen), false) = (game.setup_fen(), all.iter().any(|(k, _)| k == "FEN")) {
+        all.push(("FEN".to_owned(), fen.to_owned()));
+    }
     if !all.iter().any(|(k, _)| k == "TimeControl") {
         let tc = game.time_control();
         all.push((

@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use bughouse_bpgn::{read_games, replay, ReplayResult};
-use bughouse_core::{BoardId, Color, Rules};
+use bughouse_bpgn::{read_games, replay, replay_bughouse, ReplayResult};
+use bughouse_core::{BoardId, Color, Match, Rules, TimeControl};
 
 fn one(text: &[u8]) -> bughouse_bpgn::Record {
     let games: Vec<_> = read_games(text).collect();
@@ -143,4 +143,46 @@ fn knsb_scores_each_board() {
         replay(&g, Some(Rules::knsb_1988())).unwrap().to_string(),
         "A:0-1 B:*"
     );
+}
+
+#[test]
+fn a_fen_tag_sets_both_boards_up() {
+    // Board A set up with a knight in White's hand: the drop checks at once; board B starts as
+    // usual.
+    let g = one(b"[WhiteA \"a\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3[N] w - - 0 1 | rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1\"]\n1A. N@d6+ {1} 1a. Ke7 {1} 1B. e4 {1} *");
+    let m = replay_bughouse(&g, Rules::fide()).expect("replays from the set-up boards");
+    let fen = m.position(BoardId::A).fen();
+    assert_eq!(
+        fen.split(' ').next(),
+        Some("8/4k3/3N4/8/8/8/8/4K3[]"),
+        "board A after the drop and the king's step: {fen}"
+    );
+    assert_eq!(m.position(BoardId::A).reserve(Color::White).len(), 0);
+    // Written out again, the record carries the set-up boards and replays to the same match.
+    let text = bughouse_bpgn::write_bpgn(&m, &[]);
+    assert!(
+        text.contains("[FEN \"4k3/8/8/8/8/8/8/4K3[N] w - - 0 1 | "),
+        "{text}"
+    );
+    let again = replay_bughouse(&one(text.as_bytes()), Rules::fide()).expect("replays");
+    assert_eq!(again.fen(), m.fen());
+    // A match from the initial positions writes no FEN tag.
+    let plain = Match::new(Rules::fide(), TimeControl::default());
+    assert_eq!(plain.setup_fen(), None);
+    assert!(!bughouse_bpgn::write_bpgn(&plain, &[]).contains("[FEN"));
+    // Without the tag the drop has no knight to drop.
+    let g = one(b"[WhiteA \"a\"]\n1A. N@d6+ {1} *");
+    assert_eq!(replay(&g, None).unwrap_err().token, "1A. N@d6+");
+}
+
+#[test]
+fn an_unreadable_fen_tag_is_an_error_naming_the_tag() {
+    let g = one(b"[WhiteA \"a\"]\n[FEN \"bad\"]\n1A. e4 {1} *");
+    let err = replay(&g, None).unwrap_err();
+    assert_eq!(err.token, "[FEN]");
+    assert!(err.message.contains("two FENs"), "{err}");
+    let g = one(b"[WhiteA \"a\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1 | 8/8/8 w - - 0 1\"]\n1A. e4 {1} *");
+    let err = replay(&g, None).unwrap_err();
+    assert_eq!(err.token, "[FEN]");
+    assert!(err.message.starts_with("board B"), "{err}");
 }

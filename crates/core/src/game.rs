@@ -206,6 +206,8 @@ pub enum MatchError {
 pub struct Match {
     rules: Rules,
     time_control: TimeControl,
+    /// Both boards at the start, `FEN_A | FEN_B`, when they were not the initial position.
+    setup: Option<Box<str>>,
     boards: [BoardGame; 2],
     clocks: [BoardClock; 2],
     started: bool,
@@ -221,10 +223,11 @@ pub struct Match {
 impl Match {
     /// A match from the start position on both boards.
     pub fn new(rules: Rules, time_control: TimeControl) -> Match {
-        Match::from_positions(
+        Match::build(
             rules,
             time_control,
             [Position::new(rules), Position::new(rules)],
+            None,
         )
     }
 
@@ -236,9 +239,23 @@ impl Match {
         positions: [Position; 2],
     ) -> Match {
         let [a, b] = positions;
+        let fen = write_bughouse_fen(&a, &b);
+        let start = Position::new(rules).fen();
+        let setup = (fen != format!("{start} | {start}")).then(|| fen.into_boxed_str());
+        Match::build(rules, time_control, [a, b], setup)
+    }
+
+    fn build(
+        rules: Rules,
+        time_control: TimeControl,
+        positions: [Position; 2],
+        setup: Option<Box<str>>,
+    ) -> Match {
+        let [a, b] = positions;
         Match {
             rules,
             time_control,
+            setup,
             boards: [BoardGame::new(a), BoardGame::new(b)],
             clocks: [
                 BoardClock::new(time_control.base),
@@ -253,6 +270,13 @@ impl Match {
             flagged: [false; 4],
             in_flight_used: false,
         }
+    }
+
+    /// Both boards as the match started, `FEN_A | FEN_B`, when it was set up from other
+    /// positions than the initial one ([`Match::from_positions`]); a record of the match
+    /// carries it as its `FEN` tag.
+    pub fn setup_fen(&self) -> Option<&str> {
+        self.setup.as_deref()
     }
 
     /// The rules.
