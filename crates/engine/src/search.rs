@@ -50,6 +50,10 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 const INF: i32 = 32_000;
 /// A player in check who cannot move but waits for a piece (F3.7, U15a1a).
 const WAITING_IN_CHECK: i32 = 1_500;
+/// The same with [`SearchConfig::waiting_lost`]: nearly lost, beyond any material but short of
+/// a mate ([`MATE_BOUND`]).
+pub const WAITING_IN_CHECK_LOST: i32 = 10_000;
+const _: () = assert!(WAITING_IN_CHECK_LOST < MATE_BOUND);
 /// A player who cannot move, not in check, and waits for a piece.
 const WAITING: i32 = 600;
 
@@ -194,13 +198,14 @@ pub(crate) struct RootMove {
     bias: i32,
 }
 
-/// The score of a position whose side to move has no legal move.
-fn terminal(pos: &Position, ply: usize) -> i32 {
+/// The score of a position whose side to move has no legal move (`waiting_in_check`: the
+/// score of waiting in check, by [`SearchConfig::waiting_lost`]).
+fn terminal(pos: &Position, ply: usize, waiting_in_check: i32) -> i32 {
     let ply = ply as i32;
     match pos.verdict() {
         Verdict::Checkmate => -MATE + ply,
         Verdict::Stalemate | Verdict::Ongoing => 0,
-        Verdict::Waiting if pos.is_check() => -WAITING_IN_CHECK,
+        Verdict::Waiting if pos.is_check() => -waiting_in_check,
         Verdict::Waiting => -WAITING,
     }
 }
@@ -335,6 +340,17 @@ impl Searcher {
         self.config
     }
 
+    /// The score of a position whose side to move has no legal move, with this search's
+    /// score of waiting in check.
+    fn terminal(&self, pos: &Position, ply: usize) -> i32 {
+        let waiting_in_check = if self.config.waiting_lost {
+            WAITING_IN_CHECK_LOST
+        } else {
+            WAITING_IN_CHECK
+        };
+        terminal(pos, ply, waiting_in_check)
+    }
+
     /// The evaluation weights in use.
     pub fn eval_params(&self) -> &EvalParams {
         &self.params
@@ -401,7 +417,7 @@ impl Searcher {
             legal.retain(|m| options.only.contains(m));
         }
         if legal.is_empty() {
-            let score = terminal(pos, 0);
+            let score = self.terminal(pos, 0);
             return (
                 SearchResult {
                     best: None,
@@ -721,6 +737,23 @@ mod tests {
         assert_eq!(mate_in(-MATE), Some(0));
         assert_eq!(mate_in(-MATE + 4), Some(-2));
         assert_eq!(mate_in(0), None);
+    }
+
+    #[test]
+    fn waiting_in_check_scores_by_the_switch() {
+        // The rook checks along the first rank; only a drop on b1..g1 would block it and White
+        // holds nothing: White waits for a piece (F3.7).
+        let pos = Position::from_fen("6k1/8/8/8/8/8/6PP/r6K[] w - - 0 1", Rules::fide()).unwrap();
+        assert_eq!(pos.verdict(), Verdict::Waiting);
+        let mut s = Searcher::new(1);
+        let r = s.search(&pos, Limits::depth(3), &mut |_| {});
+        assert_eq!((r.best, r.score), (None, -WAITING_IN_CHECK));
+        s.set_config(SearchConfig {
+            waiting_lost: true,
+            ..SearchConfig::DEFAULT
+        });
+        let r = s.search(&pos, Limits::depth(3), &mut |_| {});
+        assert_eq!((r.best, r.score), (None, -WAITING_IN_CHECK_LOST));
     }
 
     #[test]

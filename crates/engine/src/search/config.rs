@@ -235,6 +235,14 @@ pub struct SearchConfig {
     /// avoided it, and did not keep a mate it had 19 times of 178. Not shown: against the
     /// default through UCI at 10s+0, −5.5 points (100 seeds, 95% −15.7 to +4.7; docs/arena.md).
     pub mate_check: bool,
+    /// Waiting in check (F3.7: in check, no legal move, waiting for a piece that could block)
+    /// scores as nearly lost, [`crate::search::WAITING_IN_CHECK_LOST`] (beyond any material,
+    /// short of a mate), instead of a piece and a half. Fairy-Stockfish scores it as mate and
+    /// all but never waited in our matches; our bot waited in check 43 times over 100 matches
+    /// through XBoard at 1+0 (7 December 2026) and lost 25 of those matches during the wait,
+    /// 17 of them on time while Fairy-Stockfish's partner sat and starved it of the piece;
+    /// through UCI at 10s+0, 64 waits over 200 matches and 26 matches lost during the wait.
+    pub waiting_lost: bool,
 }
 
 /// How deep the team bot's mate search by checks looks ([`SearchConfig::mate_check`]), in
@@ -276,6 +284,7 @@ impl SearchConfig {
         sit_only_racing: false,
         partner_send: None,
         mate_check: false,
+        waiting_lost: false,
     };
     /// Drop-aware pruning without the stronger reductions.
     pub const DROPS: SearchConfig = SearchConfig {
@@ -490,6 +499,11 @@ impl SearchConfig {
         mate_check: true,
         ..SearchConfig::GUARD_SIT_PACE
     };
+    /// The default scoring waiting in check as nearly lost (`waiting_lost`).
+    pub const GUARD_WAITING_LOST: SearchConfig = SearchConfig {
+        waiting_lost: true,
+        ..SearchConfig::GUARD_SIT_PACE
+    };
     /// `guard` valuing what captures send to the other board (`partner_send`), at half weight.
     pub const GUARD_SEND_HALF: SearchConfig = SearchConfig {
         partner_send: Some(50),
@@ -524,7 +538,7 @@ impl SearchConfig {
     pub const DEFAULT: SearchConfig = SearchConfig::GUARD_SIT_PACE;
 
     /// Every configuration with a name, as the arena's `bot?search=NAME` reads it.
-    pub const NAMED: [(&'static str, SearchConfig); 42] = [
+    pub const NAMED: [(&'static str, SearchConfig); 43] = [
         ("base", SearchConfig::BASE),
         ("drops", SearchConfig::DROPS),
         ("clock", SearchConfig::CLOCK),
@@ -566,6 +580,7 @@ impl SearchConfig {
         ("sendhalf", SearchConfig::GUARD_SEND_HALF),
         ("send", SearchConfig::GUARD_SEND),
         ("matecheck", SearchConfig::GUARD_MATE_CHECK),
+        ("waitlost", SearchConfig::GUARD_WAITING_LOST),
         ("default", SearchConfig::DEFAULT),
     ];
 

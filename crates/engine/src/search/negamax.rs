@@ -7,7 +7,7 @@ use bughouse_core::{Move, Position, Role};
 
 use super::pruning::{distance, hanging_check, lost_there};
 use super::tt::{bound, to_tt};
-use super::{ordering, terminal, Searcher, INF, MATE, MATE_BOUND, MAX_PLY};
+use super::{ordering, Searcher, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::{see, value};
 use crate::zobrist;
 
@@ -112,7 +112,7 @@ impl Searcher {
         self.generate(pos, tt_move, ply, &mut list);
         if list.is_empty() {
             self.buffers[ply] = list;
-            return terminal(pos, ply);
+            return self.terminal(pos, ply);
         }
 
         let us = pos.turn();

@@ -10,7 +10,7 @@ use bughouse_core::{Move, Position, Role};
 use super::ordering::losing_capture;
 use super::pruning::{distance, hanging_check, lost_there};
 use super::tt::{bound, to_tt};
-use super::{terminal, Searcher, INF, MATE_BOUND, MAX_PLY, QS_CHAIN_PLIES, QS_CHECK_PLIES, QS_MAX};
+use super::{Searcher, INF, MATE_BOUND, MAX_PLY, QS_CHAIN_PLIES, QS_CHECK_PLIES, QS_MAX};
 use crate::eval::value;
 use crate::zobrist;
 
@@ -76,7 +76,7 @@ impl Searcher {
         }
         if in_check && list.is_empty() {
             self.buffers[ply] = list;
-            return terminal(pos, ply);
+            return self.terminal(pos, ply);
         }
         let mut quiet_evasions = 0u32;
         for i in 0..list.len() {
