@@ -271,3 +271,31 @@ fn sit_only_racing_obeys_a_sit_only_while_the_partners_opponent_is_to_move() {
     bot.hear(Talk::Sit);
     assert_eq!(decide(&m, &mut bot).action, Action::Sit);
 }
+
+/// Board B, White (the opponents' partner, across from us) to move and in check from the rook
+/// on a1: only a drop on b1..g1 would block it, and he holds nothing: he waits for a piece
+/// (F3.7), which his partner, our opponent on board A, could only capture after a move of ours.
+const WAITING_ACROSS_B: &str = "6k1/8/8/8/8/8/6PP/r6K[] w - - 0 1";
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
+
+#[test]
+fn starves_the_waiting_opponent_across_with_more_time_than_he_has() {
+    let starve = SearchConfig {
+        starve: true,
+        ..SearchConfig::DEFAULT
+    };
+    let mut m = setup(START, WAITING_ACROSS_B, 50, 50);
+    m.set_remaining(Seat::WHITE_B, Duration::from_secs(20));
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    bot.set_search_config(starve);
+    let d = decide(&m, &mut bot);
+    assert_eq!(d.action, Action::Sit, "{d:?}");
+    // Without the switch the bot moves.
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    assert_moves(&m, &decide(&m, &mut bot));
+    // With less time than the waiting player it moves too: his flag would not fall first.
+    m.set_remaining(Seat::WHITE_B, Duration::from_secs(55));
+    let mut bot = TeamBot::new(Level::MAX, 1);
+    bot.set_search_config(starve);
+    assert_moves(&m, &decide(&m, &mut bot));
+}

@@ -243,6 +243,12 @@ pub struct SearchConfig {
     /// 17 of them on time while Fairy-Stockfish's partner sat and starved it of the piece;
     /// through UCI at 10s+0, 64 waits over 200 matches and 26 matches lost during the wait.
     pub waiting_lost: bool,
+    /// The team bot sits while the opponent across waits for a piece (F3.7) and it has more
+    /// time than he has ([`crate::TeamBot`]'s `starves`): his partner, our opponent, can
+    /// capture a piece to pass him only after a move of ours, so his clock runs out first.
+    /// Fairy-Stockfish's partner does this to a waiting bot of ours (17 of the 25 matches
+    /// lost during a wait, above).
+    pub starve: bool,
 }
 
 /// How deep the team bot's mate search by checks looks ([`SearchConfig::mate_check`]), in
@@ -285,6 +291,7 @@ impl SearchConfig {
         partner_send: None,
         mate_check: false,
         waiting_lost: false,
+        starve: false,
     };
     /// Drop-aware pruning without the stronger reductions.
     pub const DROPS: SearchConfig = SearchConfig {
@@ -504,6 +511,11 @@ impl SearchConfig {
         waiting_lost: true,
         ..SearchConfig::GUARD_SIT_PACE
     };
+    /// `waitlost` starving a waiting opponent across of his piece (`starve`).
+    pub const GUARD_WAIT_STARVE: SearchConfig = SearchConfig {
+        starve: true,
+        ..SearchConfig::GUARD_WAITING_LOST
+    };
     /// `guard` valuing what captures send to the other board (`partner_send`), at half weight.
     pub const GUARD_SEND_HALF: SearchConfig = SearchConfig {
         partner_send: Some(50),
@@ -538,7 +550,7 @@ impl SearchConfig {
     pub const DEFAULT: SearchConfig = SearchConfig::GUARD_SIT_PACE;
 
     /// Every configuration with a name, as the arena's `bot?search=NAME` reads it.
-    pub const NAMED: [(&'static str, SearchConfig); 43] = [
+    pub const NAMED: [(&'static str, SearchConfig); 44] = [
         ("base", SearchConfig::BASE),
         ("drops", SearchConfig::DROPS),
         ("clock", SearchConfig::CLOCK),
@@ -581,6 +593,7 @@ impl SearchConfig {
         ("send", SearchConfig::GUARD_SEND),
         ("matecheck", SearchConfig::GUARD_MATE_CHECK),
         ("waitlost", SearchConfig::GUARD_WAITING_LOST),
+        ("waitstarve", SearchConfig::GUARD_WAIT_STARVE),
         ("default", SearchConfig::DEFAULT),
     ];
 

@@ -1,10 +1,11 @@
 //! The team bot's clock: how long to think (`TeamBot::budget`, from both boards' clocks) and
-//! when sitting is safe on the clock (`may_sit`, `desperate_floor`), and whether the opponent
-//! across sits against us (`sitter_across`, `sits_out`).
+//! when sitting is safe on the clock (`may_sit`, `desperate_floor`), whether the opponent
+//! across sits against us (`sitter_across`, `sits_out`), and whether he waits for a piece we
+//! can starve him of (`starves`).
 
 use std::time::Duration;
 
-use bughouse_core::{Color, Match, Position, Seat};
+use bughouse_core::{Color, Match, Position, Seat, Verdict};
 
 use super::TeamBot;
 
@@ -226,9 +227,30 @@ impl TeamBot {
         let Some(his) = self.sitter_across(m, seat, now) else {
             return false;
         };
-        let lead = (m.time_control().base / SIT_OUT_SHARE).max(SIT_OUT_MIN_LEAD);
-        m.remaining(seat, now) > his + lead
+        m.remaining(seat, now) > his + sit_out_lead(m)
     }
+
+    /// With [`crate::SearchConfig::starve`]: whether to sit while the opponent across waits
+    /// for a piece (F3.7: he is to move there and has no legal move). His partner, our
+    /// opponent, can capture a piece to pass him only after a move of ours; we sit with more
+    /// time than he has (by the lead of [`TeamBot::sits_out`]), our board stands still, and his
+    /// clock runs out first, as Fairy-Stockfish's partner does to a waiting bot of ours.
+    pub(super) fn starves(&self, m: &Match, seat: Seat, now: Duration) -> bool {
+        if !self.searcher.config().starve || !m.is_started() {
+            return false;
+        }
+        let across = seat.partner().opponent();
+        m.game_end(across.board).is_none()
+            && m.to_move(across.board) == across
+            && m.verdict(across.board) == Verdict::Waiting
+            && m.remaining(seat, now) > m.remaining(across, now) + sit_out_lead(m)
+    }
+}
+
+/// The lead on the clock with which we sit out an opponent across who sits or waits: a
+/// sixtieth of the base time, at least [`SIT_OUT_MIN_LEAD`].
+fn sit_out_lead(m: &Match) -> Duration {
+    (m.time_control().base / SIT_OUT_SHARE).max(SIT_OUT_MIN_LEAD)
 }
 
 /// Whether the board is in its first [`QUICK_OPEN_MOVES`] moves with both reserves empty.

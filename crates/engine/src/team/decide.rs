@@ -455,6 +455,12 @@ impl TeamBot {
             plan.sit = true;
         }
 
+        // The opponent across waits for a piece only a move of ours could let his partner
+        // capture (`starve`): with more time than he has, sit until his flag falls.
+        if !plan.sit && params.sits && plan.score < MATE_BOUND && self.starves(m, seat, now) {
+            plan.sit = true;
+        }
+
         // Mated whatever we do: a loss on time is no worse than a mate, so sit while there is
         // time to spare and give the partner the chance to win the match first.
         if !plan.sit
