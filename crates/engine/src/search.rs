@@ -256,6 +256,8 @@ pub struct Searcher {
     config: SearchConfig,
     /// What captures send to the other board, for the current search (`Options::send`).
     send: Option<SendValues>,
+    /// The opponents can sit ([`Searcher::set_opponents_sit`]).
+    opponents_sit: bool,
 }
 
 impl Searcher {
@@ -284,6 +286,7 @@ impl Searcher {
             margins: SearchParams::DEFAULT,
             config: SearchConfig::DEFAULT,
             send: None,
+            opponents_sit: true,
         }
     }
 
@@ -340,10 +343,17 @@ impl Searcher {
         self.config
     }
 
+    /// Whether the opponents can sit (default: they can); told they cannot, waiting in check
+    /// keeps its ordinary score whatever [`SearchConfig::waiting_lost`] says: no one starves
+    /// the waiting player of his piece.
+    pub(crate) fn set_opponents_sit(&mut self, sit: bool) {
+        self.opponents_sit = sit;
+    }
+
     /// The score of a position whose side to move has no legal move, with this search's
     /// score of waiting in check.
     fn terminal(&self, pos: &Position, ply: usize) -> i32 {
-        let waiting_in_check = if self.config.waiting_lost {
+        let waiting_in_check = if self.config.waiting_lost && self.opponents_sit {
             WAITING_IN_CHECK_LOST
         } else {
             WAITING_IN_CHECK
@@ -754,6 +764,10 @@ mod tests {
         });
         let r = s.search(&pos, Limits::depth(3), &mut |_| {});
         assert_eq!((r.best, r.score), (None, -WAITING_IN_CHECK_LOST));
+        // Against opponents who never sit, no one starves the waiting player: the old score.
+        s.set_opponents_sit(false);
+        let r = s.search(&pos, Limits::depth(3), &mut |_| {});
+        assert_eq!((r.best, r.score), (None, -WAITING_IN_CHECK));
     }
 
     #[test]

@@ -158,9 +158,11 @@ impl TeamBot {
     /// Whether the opponents can sit (default: they can, as every human team and any engine
     /// team that talks can). A pair of engines that never hold a move to wait for a piece (two
     /// UCI engines) cannot; told so, the bot does not keep pace with their clocks
-    /// ([`crate::SearchConfig::pace_sitters`]).
+    /// ([`crate::SearchConfig::pace_sitters`]) and does not count waiting in check as nearly
+    /// lost ([`crate::SearchConfig::waiting_lost`]).
     pub fn set_opponents_sit(&mut self, sit: bool) {
         self.opponents_sit = sit;
+        self.searcher.set_opponents_sit(sit);
     }
 
     /// The level.

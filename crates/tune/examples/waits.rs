@@ -4,6 +4,10 @@
 //! (won or lost for his team).
 //!
 //! usage: cargo run --release -p bughouse-tune --example waits FILE.bpgn...
+//!
+//! With `WAITS_SHOW=1` in the environment, each wait of our bot is printed with the position
+//! before its last move on that board (`FEN_A | FEN_B`, for `bughouse uci` or a test), that move
+//! and the check that made it wait.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -27,7 +31,15 @@ fn main() {
             // The waiting seat of each board, and whether it began in check.
             let mut waiting: [Option<(Seat, bool)>; 2] = [None, None];
             let rec = end.record().to_vec();
+            let show = std::env::var_os("WAITS_SHOW").is_some();
+            // Per board: the match before the last move of each seat there, and that move.
+            let mut before: [Vec<(Seat, String, String)>; 2] = [Vec::new(), Vec::new()];
             for (i, rm) in rec.iter().enumerate() {
+                if show {
+                    let list = &mut before[rm.seat.board as usize];
+                    list.retain(|(s, _, _)| *s != rm.seat);
+                    list.push((rm.seat, game.fen(), rm.san.as_str().to_owned()));
+                }
                 let b = rm.seat.board as usize;
                 if let Some((seat, check)) = waiting[b].take() {
                     let who = if bot(seat) { "bot" } else { "other" };
@@ -42,6 +54,14 @@ fn main() {
                     if waiting[k].is_none() && game.verdict(board) == Verdict::Waiting {
                         let seat = game.to_move(board);
                         waiting[k] = Some((seat, game.position(board).is_check()));
+                        if show && bot(seat) {
+                            let list = &before[k];
+                            let ours = list.iter().find(|(s, _, _)| *s == seat);
+                            let check = list.iter().find(|(s, _, _)| *s != seat);
+                            if let (Some((_, fen, mv)), Some((_, _, by))) = (ours, check) {
+                                println!("{path}: {seat} played {mv} in {fen}; then {by}");
+                            }
+                        }
                     }
                 }
             }

@@ -242,6 +242,8 @@ pub struct SearchConfig {
     /// through XBoard at 1+0 (7 December 2026) and lost 25 of those matches during the wait,
     /// 17 of them on time while Fairy-Stockfish's partner sat and starved it of the piece;
     /// through UCI at 10s+0, 64 waits over 200 matches and 26 matches lost during the wait.
+    /// Only against opponents who can sit (`TeamBot::set_opponents_sit`): a UCI team never
+    /// starves a waiting player of his piece.
     pub waiting_lost: bool,
     /// The team bot sits while the opponent across waits for a piece (F3.7) and it has more
     /// time than he has ([`crate::TeamBot`]'s `starves`): his partner, our opponent, can
