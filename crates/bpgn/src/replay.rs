@@ -114,14 +114,21 @@ pub fn time_control_of(record: &Record) -> TimeControl {
         .unwrap_or_default()
 }
 
+/// Whether `fen` is one position, the initial one (with or without its empty reserves).
+fn is_initial(fen: &str, rules: Rules) -> bool {
+    !fen.contains('|')
+        && Position::from_fen(fen.trim(), rules)
+            .is_ok_and(|p| p.fen() == Position::new(rules).fen())
+}
+
 /// Replays a bughouse record under `rules`, returning the match as the moves leave it.
 ///
 /// Every move must be legal (a drop only of a piece really in the reserve), its `+`/`#` must
 /// agree with the position, and no move may come after the match has ended. Clocks are not
 /// used to decide anything: moves are played one millisecond apart so no flag can fall. A
 /// `FEN` tag sets both boards up, written `FEN_A | FEN_B` (reserves in brackets) as
-/// [`bughouse_core::write_bughouse_fen`] writes it; without one both boards start from the
-/// initial position.
+/// [`bughouse_core::write_bughouse_fen`] writes it; without one, or with the initial position
+/// alone, both boards start from the initial position.
 ///
 /// # Errors
 ///
@@ -130,6 +137,8 @@ pub fn time_control_of(record: &Record) -> TimeControl {
 pub fn replay_bughouse(record: &Record, rules: Rules) -> Result<Match, ReplayError> {
     let tc = time_control_of(record);
     let mut game = match record.tag("FEN") {
+        // Some writers tag every game with the initial position, as one FEN: the usual start.
+        Some(fen) if is_initial(fen, rules) => Match::new(rules, tc),
         // A set-up match: both boards as one text, `FEN_A | FEN_B`.
         Some(fen) => {
             let positions = parse_bughouse_fen(fen, rules).map_err(|e| ReplayError {

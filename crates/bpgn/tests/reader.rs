@@ -176,6 +176,22 @@ fn a_fen_tag_sets_both_boards_up() {
 }
 
 #[test]
+fn a_fen_tag_of_the_initial_position_alone_is_the_usual_start() {
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
+    ] {
+        let text =
+            format!("[WhiteA \"a\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n1A. e4 {{1}} 1a. e5 {{1}} *");
+        let g = one(text.as_bytes());
+        assert_eq!(replay(&g, None).unwrap(), ReplayResult::Match(None));
+    }
+    // Any other single position is not enough for two boards.
+    let g = one(b"[WhiteA \"a\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3[N] w - - 0 1\"]\n1A. N@d6+ {1} *");
+    assert_eq!(replay(&g, None).unwrap_err().token, "[FEN]");
+}
+
+#[test]
 fn an_unreadable_fen_tag_is_an_error_naming_the_tag() {
     let g = one(b"[WhiteA \"a\"]\n[FEN \"bad\"]\n1A. e4 {1} *");
     let err = replay(&g, None).unwrap_err();
