@@ -350,6 +350,11 @@ impl Searcher {
         self.opponents_sit = sit;
     }
 
+    /// Whether the opponents can sit ([`Searcher::set_opponents_sit`]).
+    pub(crate) fn opponents_sit(&self) -> bool {
+        self.opponents_sit
+    }
+
     /// The score of a position whose side to move has no legal move, with this search's
     /// score of waiting in check.
     fn terminal(&self, pos: &Position, ply: usize) -> i32 {

@@ -111,8 +111,6 @@ pub struct TeamBot {
     asked_sit: bool,
     /// The main search's score at our last decision, and for which seat (`dynamic_time`).
     last_score: Option<(Seat, i32)>,
-    /// The opponents can sit ([`TeamBot::set_opponents_sit`]).
-    opponents_sit: bool,
 }
 
 impl TeamBot {
@@ -135,7 +133,6 @@ impl TeamBot {
             said: Vec::new(),
             asked_sit: false,
             last_score: None,
-            opponents_sit: true,
         }
     }
 
@@ -161,7 +158,6 @@ impl TeamBot {
     /// ([`crate::SearchConfig::pace_sitters`]) and does not count waiting in check as nearly
     /// lost ([`crate::SearchConfig::waiting_lost`]).
     pub fn set_opponents_sit(&mut self, sit: bool) {
-        self.opponents_sit = sit;
         self.searcher.set_opponents_sit(sit);
     }
 

@@ -78,7 +78,7 @@ impl TeamBot {
         let mut theirs = m.remaining(seat.opponent(), now);
         let pace = config.pace.or(config
             .pace_sitters
-            .filter(|_| self.opponents_sit)
+            .filter(|_| self.searcher.opponents_sit())
             // Measured at one minute; longer games keep the same share of the base.
             .map(|p| p.max(p.mul_f64(m.time_control().base.as_secs_f64() / 60.0))));
         if (team_clock || pace.is_some()) && m.game_end(partner.board).is_none() {
@@ -242,8 +242,8 @@ impl TeamBot {
         let across = seat.partner().opponent();
         m.game_end(across.board).is_none()
             && m.to_move(across.board) == across
-            && m.verdict(across.board) == Verdict::Waiting
             && m.remaining(seat, now) > m.remaining(across, now) + sit_out_lead(m)
+            && m.verdict(across.board) == Verdict::Waiting
     }
 }
 
