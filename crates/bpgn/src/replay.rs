@@ -116,9 +116,7 @@ pub fn time_control_of(record: &Record) -> TimeControl {
 
 /// Whether `fen` is one position, the initial one (with or without its empty reserves).
 fn is_initial(fen: &str, rules: Rules) -> bool {
-    !fen.contains('|')
-        && Position::from_fen(fen.trim(), rules)
-            .is_ok_and(|p| p.fen() == Position::new(rules).fen())
+    !fen.contains('|') && Position::from_fen(fen.trim(), rules).is_ok_and(|p| p.is_initial())
 }
 
 /// Replays a bughouse record under `rules`, returning the match as the moves leave it.

@@ -13,11 +13,15 @@ use shakmaty::{Bitboard, Color, Role};
 use crate::clock::{BoardClock, TimeControl};
 use crate::outcome::{BoardGame, DrawClaim, Verdict};
 use crate::position::{IllegalMove, Position};
-use crate::rules::{BothFlagsRule, DrawAgreement, FlagRule, ResignRule, Rules};
+use crate::rules::{BothFlagsRule, FlagRule, ResignRule, Rules};
 use crate::san::SanText;
 use crate::types::Move;
 
 pub use crate::seat::{BoardId, Seat, Team};
+pub use bughouse_fen::{parse_bughouse_fen, write_bughouse_fen, BughouseFenError};
+
+mod bughouse_fen;
+mod draws;
 
 /// The result of one game, from that board's White side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -239,9 +243,8 @@ impl Match {
         positions: [Position; 2],
     ) -> Match {
         let [a, b] = positions;
-        let fen = write_bughouse_fen(&a, &b);
-        let start = Position::new(rules).fen();
-        let setup = (fen != format!("{start} | {start}")).then(|| fen.into_boxed_str());
+        let initial = a.is_initial() && b.is_initial();
+        let setup = (!initial).then(|| write_bughouse_fen(&a, &b).into_boxed_str());
         Match::build(rules, time_control, [a, b], setup)
     }
 
@@ -713,142 +716,6 @@ impl Match {
         }
         Ok(())
     }
-
-    /// `seat` offers or accepts a draw at `now`. The draw happens once everyone its scope needs
-    /// has agreed:
-    /// - fide (F4.5): both players of one team offer and both opponents accept, that is all
-    ///   four; it decides the match;
-    /// - minerva-2014 (M5.3): all four players;
-    /// - knsb-1988 (K11C): the two players of that game; the other game goes on;
-    /// - uscf (U16a): team against team: **interp.** one player speaks for each team.
-    ///
-    /// A pending offer lapses when a player whose agreement it needs makes a move instead (see
-    /// `lapse_draw_offer`). Returns whether the draw happened.
-    ///
-    /// # Errors
-    ///
-    /// The match has not started or is over, or this seat's game is over.
-    pub fn agree_draw(&mut self, seat: Seat, now: Duration) -> Result<bool, MatchError> {
-        self.check_can_act(seat, now)?;
-        self.draw_agreed[seat.index()] = true;
-        let agreed = |s: Seat| self.draw_agreed[s.index()];
-        let done = match self.rules.draw_agreement {
-            DrawAgreement::TeamOffersOpponentsAccept | DrawAgreement::AllFour => {
-                Seat::ALL.into_iter().all(agreed)
-            }
-            DrawAgreement::SameGame => agreed(seat) && agreed(seat.opponent()),
-            DrawAgreement::TeamAgainstTeam => [Team::One, Team::Two]
-                .iter()
-                .all(|t| t.seats().into_iter().any(agreed)),
-        };
-        if !done {
-            return Ok(false);
-        }
-        let boards: Vec<BoardId> = match self.rules.draw_agreement {
-            DrawAgreement::SameGame => vec![seat.board],
-            _ => BoardId::ALL
-                .into_iter()
-                .filter(|b| self.ends[b.index()].is_none())
-                .collect(),
-        };
-        for board in boards {
-            self.end_game(
-                board,
-                GameEnd {
-                    score: Score::Draw,
-                    reason: EndReason::Agreement,
-                    seat: None,
-                    at: now,
-                },
-            );
-        }
-        match self.rules.draw_agreement {
-            // K11C: a draw in one game leaves an offer pending in the other.
-            DrawAgreement::SameGame => {
-                self.draw_agreed[seat.index()] = false;
-                self.draw_agreed[seat.opponent().index()] = false;
-            }
-            _ => self.draw_agreed = [false; 4],
-        }
-        self.settle(now);
-        Ok(true)
-    }
-
-    /// `mover` made a move: a pending draw offer that needed his agreement lapses (he declined
-    /// it by moving). Which offers need him depends on the scope of the agreement:
-    /// - fide, minerva-2014: everyone's, so any pending offer he has not agreed to;
-    /// - knsb-1988 (K11C): only an offer by his opponent in his own game; an offer in the other
-    ///   game does not concern him;
-    /// - uscf (U16a, **interp.** one player speaks for each team): an offer by the other team,
-    ///   while no one of his team has agreed; his partner's offer stands.
-    fn lapse_draw_offer(&mut self, mover: Seat) {
-        let agreed = |s: Seat| self.draw_agreed[s.index()];
-        if agreed(mover) {
-            return;
-        }
-        match self.rules.draw_agreement {
-            DrawAgreement::TeamOffersOpponentsAccept | DrawAgreement::AllFour => {
-                if self.draw_agreed.iter().any(|&a| a) {
-                    self.draw_agreed = [false; 4];
-                }
-            }
-            DrawAgreement::SameGame => {
-                self.draw_agreed[mover.opponent().index()] = false;
-            }
-            DrawAgreement::TeamAgainstTeam => {
-                let team_agreed = |t: Team| t.seats().into_iter().any(agreed);
-                if !team_agreed(mover.team()) && team_agreed(mover.team().other()) {
-                    self.draw_agreed = [false; 4];
-                }
-            }
-        }
-    }
-
-    /// Withdraws `seat`'s draw offer or agreement.
-    pub fn withdraw_draw(&mut self, seat: Seat) {
-        self.draw_agreed[seat.index()] = false;
-    }
-
-    /// Whether `seat` has offered or agreed to a draw that is still pending.
-    pub fn draw_offered(&self, seat: Seat) -> bool {
-        self.draw_agreed[seat.index()]
-    }
-
-    /// `seat` claims a draw at `now`: by repetition only when on move (F4.1, as FIDE 9.2), under
-    /// the move-count rule either player of the game (K11F: "een der beide betrokken spelers").
-    ///
-    /// # Errors
-    ///
-    /// [`MatchError::NoSuchClaim`] when that claim is not available to him now.
-    pub fn claim_draw(
-        &mut self,
-        seat: Seat,
-        claim: DrawClaim,
-        now: Duration,
-    ) -> Result<(), MatchError> {
-        self.check_can_act(seat, now)?;
-        let game = &self.boards[seat.board.index()];
-        let on_move_needed = claim == DrawClaim::Repetition;
-        if (on_move_needed && game.position().turn() != seat.color)
-            || !game.claims().contains(&claim)
-        {
-            return Err(MatchError::NoSuchClaim { seat, claim });
-        }
-        self.end_game(
-            seat.board,
-            GameEnd {
-                score: Score::Draw,
-                reason: match claim {
-                    DrawClaim::Repetition => EndReason::Repetition,
-                    DrawClaim::MoveCount => EndReason::MoveCount,
-                },
-                seat: Some(seat),
-                at: now,
-            },
-        );
-        self.settle(now);
-        Ok(())
-    }
 }
 
 /// Whether `color` could mate on `pos` with only the material on the board and in the reserves
@@ -903,63 +770,6 @@ fn score_for(team: Team, board: BoardId, score: Score) -> f32 {
         None => 0.5,
         Some(color) if Seat::new(board, color).team() == team => 1.0,
         Some(_) => 0.0,
-    }
-}
-
-/// Both boards as one text that cannot be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum BughouseFenError {
-    /// The text is not two FENs separated by `|`.
-    #[error("expected two FENs separated by '|' (FEN_A | FEN_B), found {0} part(s)")]
-    Parts(usize),
-    /// One board's FEN is invalid.
-    #[error("board {board}: {error}")]
-    Board {
-        /// The board whose FEN is wrong.
-        board: BoardId,
-        /// What is wrong with it.
-        error: crate::fen::FenError,
-    },
-}
-
-/// Reads both boards written as one text, `FEN_A | FEN_B`, the way bughouse.pro writes it.
-///
-/// # Errors
-///
-/// [`BughouseFenError`] saying which board is wrong and why.
-///
-/// # Examples
-///
-/// ```
-/// use bughouse_core::{parse_bughouse_fen, write_bughouse_fen, Rules};
-///
-/// let text = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1 | \
-///             rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pp] w KQkq - 0 1";
-/// let [a, b] = parse_bughouse_fen(text, Rules::fide()).unwrap();
-/// assert_eq!(b.reserve(bughouse_core::Color::White).len(), 1);
-/// assert_eq!(write_bughouse_fen(&a, &b), text.split_whitespace().collect::<Vec<_>>().join(" "));
-/// ```
-pub fn parse_bughouse_fen(text: &str, rules: Rules) -> Result<[Position; 2], BughouseFenError> {
-    let parts: Vec<&str> = text.split('|').collect();
-    let [a, b] = parts.as_slice() else {
-        return Err(BughouseFenError::Parts(parts.len()));
-    };
-    let read = |board, fen: &str| {
-        Position::from_fen(fen.trim(), rules)
-            .map_err(|error| BughouseFenError::Board { board, error })
-    };
-    Ok([read(BoardId::A, a)?, read(BoardId::B, b)?])
-}
-
-/// Writes both boards as one text, `FEN_A | FEN_B`.
-pub fn write_bughouse_fen(a: &Position, b: &Position) -> String {
-    format!("{} | {}", a.fen(), b.fen())
-}
-
-impl Match {
-    /// Both boards as one text, `FEN_A | FEN_B`.
-    pub fn fen(&self) -> String {
-        write_bughouse_fen(self.position(BoardId::A), self.position(BoardId::B))
     }
 }
 

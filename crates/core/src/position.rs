@@ -114,6 +114,12 @@ impl Position {
         }
     }
 
+    /// Whether this is the start position with empty reserves (as [`Position::new`] builds
+    /// it, move counters included).
+    pub fn is_initial(&self) -> bool {
+        self.fen() == Position::new(self.rules).fen()
+    }
+
     /// Validates a setup under `rules`.
     ///
     /// # Errors
