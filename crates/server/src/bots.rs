@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use bughouse_core::{Role, Seat, TimeControl};
-use bughouse_engine::{Action, Level, Limits, Talk, TeamBot};
+use bughouse_engine::{Action, Level, Limits, SearchConfig, Talk, TeamBot};
 use bughouse_protocol::{Piece, TalkKind};
 use tokio::sync::{mpsc, Semaphore};
 
@@ -154,10 +154,14 @@ fn think(
         let mut seed = std::collections::hash_map::DefaultHasher::new();
         key.hash(&mut seed);
         let mut bot = TeamBot::with_hash(level, seed.finish(), BOT_HASH_MB);
-        // Keeping pace with sitters (`SearchConfig::pace_sitters`) was measured only against
-        // Fairy-Stockfish's team; here bots keep the time use they had, and the pace people
-        // can follow ([`pace`]), until it is measured against people.
-        bot.set_opponents_sit(false);
+        // People can sit, and the bot is told nothing otherwise. But keeping pace with sitters
+        // (`SearchConfig::pace_sitters`) was measured only against Fairy-Stockfish's team:
+        // here bots keep the time use they had, and the pace people can follow ([`pace`]),
+        // until it is measured against people.
+        bot.set_search_config(SearchConfig {
+            pace_sitters: None,
+            ..SearchConfig::DEFAULT
+        });
         bot
     });
     for (kind, piece) in &turn.heard {
