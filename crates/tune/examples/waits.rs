@@ -5,6 +5,10 @@
 //!
 //! usage: cargo run --release -p bughouse-tune --example waits FILE.bpgn...
 //!
+//! Each wait of our bot that begins with its partner to move on the other board also counts how
+//! long the partner then held his move: a partner who sits (or thinks long) while ours waits
+//! for a piece only he can send leaves both our clocks running and neither of theirs.
+//!
 //! With `WAITS_SHOW=1` in the environment, each wait of our bot is printed with the position
 //! before its last move on that board (`FEN_A | FEN_B`, for `bughouse uci` or a test), that move
 //! and the check that made it wait.
@@ -13,7 +17,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use bughouse_bpgn::{read_games, replay_bughouse};
-use bughouse_core::{BoardId, Match, Rules, Seat, Verdict};
+use bughouse_core::{BoardId, Color, Match, Rules, Seat, Verdict};
 
 fn main() {
     let rules = Rules::fide();
@@ -34,6 +38,10 @@ fn main() {
             let show = std::env::var_os("WAITS_SHOW").is_some();
             // Per board: the match before the last move of each seat there, and that move.
             let mut before: [Vec<(Seat, String, String)>; 2] = [Vec::new(), Vec::new()];
+            // Each seat's clock after its last move; and per board, our bot's partner to move
+            // there when our bot began to wait on the other board, with that clock.
+            let mut clock = [end.time_control().base; 4];
+            let mut held: [Option<(Seat, Duration)>; 2] = [None, None];
             for (i, rm) in rec.iter().enumerate() {
                 if show {
                     let list = &mut before[rm.seat.board as usize];
@@ -47,6 +55,17 @@ fn main() {
                         .entry(format!("{who} waits{}: a piece came, he moved", cs(check)))
                         .or_default() += 1;
                 }
+                if let Some((partner, before)) = held[b].take_if(|(s, _)| *s == rm.seat) {
+                    let hold = before.saturating_sub(rm.clock_left);
+                    *counts
+                        .entry(format!(
+                            "bot waits, its partner to move: he held {}",
+                            span(hold)
+                        ))
+                        .or_default() += 1;
+                    debug_assert_eq!(partner, rm.seat);
+                }
+                clock[ix(rm.seat)] = rm.clock_left;
                 game.play(rm.seat, rm.mv, Duration::from_millis(i as u64 + 1))
                     .expect("replayed before");
                 for board in BoardId::ALL {
@@ -54,6 +73,13 @@ fn main() {
                     if waiting[k].is_none() && game.verdict(board) == Verdict::Waiting {
                         let seat = game.to_move(board);
                         waiting[k] = Some((seat, game.position(board).is_check()));
+                        let partner = seat.partner();
+                        if bot(seat)
+                            && game.game_end(partner.board).is_none()
+                            && game.to_move(partner.board) == partner
+                        {
+                            held[partner.board as usize] = Some((partner, clock[ix(partner)]));
+                        }
                         if show && bot(seat) {
                             let list = &before[k];
                             let ours = list.iter().find(|(s, _, _)| *s == seat);
@@ -64,6 +90,11 @@ fn main() {
                         }
                     }
                 }
+            }
+            for _ in held.into_iter().flatten() {
+                *counts
+                    .entry("bot waits, its partner to move: he had not moved at the end".into())
+                    .or_default() += 1;
             }
             let term = record.termination.clone().unwrap_or_default();
             let result = record.result.clone().unwrap_or_default();
@@ -90,6 +121,22 @@ fn main() {
     }
     for (k, n) in counts {
         println!("{n:5}  {k}");
+    }
+}
+
+/// A seat's place in a per-seat array.
+fn ix(seat: Seat) -> usize {
+    seat.board as usize * 2 + usize::from(seat.color == Color::Black)
+}
+
+/// A partner's hold, in three bands.
+fn span(hold: Duration) -> &'static str {
+    if hold < Duration::from_secs(1) {
+        "under 1 s"
+    } else if hold < Duration::from_secs(5) {
+        "1 to 5 s"
+    } else {
+        "5 s or more"
     }
 }
 
