@@ -8,7 +8,9 @@ still for a sixth of the base time or more with the opponents to move there (the
 sat: a race of sitting), with whose clock was ahead when that board stopped (and when the
 mated bot's was behind the sitter's, by how much, and the match time the sit began). Then the mean
 thinking time per move (first 20 moves of each player) and the mean clocks at a third and a
-half of the match's virtual time.
+half of the match's virtual time. Then the clocks at the mates (the mated bot's and its mater's,
+medians), and our bot's holds of HOLD seconds or more on one move (8 by default: the sits of a
+bot mated whatever it does, and long thinks) and how many of them came in matches it lost.
 
 Each move's comment is its mover's clock after it; a board's virtual time at a move is the sum
 of the time both its players have used, so the two boards' moves can be put on one timeline.
@@ -56,9 +58,14 @@ def clocks_at(line, base, t):
     return c
 
 
+HOLD = 8.0
+
+
 def main(files, floor=2.3):
     count = collections.Counter()
     deficits, sit_starts = [], []
+    mate_clocks = []
+    holds = collections.Counter()
     think = {"bot": [], "other": []}
     at = {1 / 3: ([], []), 1 / 2: ([], [])}
     for path in files:
@@ -82,6 +89,13 @@ def main(files, floor=2.3):
                     o.append(sum(c[s] for s in SEATS.values() if s not in bots) / 2)
             count["matches"] += 1
             result = tags["Result"]
+            lost_match = result != "1/2-1/2" and (result == "1-0") != ("WhiteA" in bots)
+            held = {s: base for s in SEATS.values()}
+            for _, s, _, c in moves:
+                seat = SEATS[s]
+                if seat in bots and held[seat] - float(c) >= HOLD:
+                    holds["in lost matches" if lost_match else "in other matches"] += 1
+                held[seat] = float(c)
             if result == "1/2-1/2":
                 count["drawn"] += 1
                 continue
@@ -113,6 +127,9 @@ def main(files, floor=2.3):
             if "@" in last[2]:
                 count["lost: mated by a drop"] += 1
             own = [x for x in line if x[1] == mated]
+            mater = [x for x in line if x[1][-1] == mated[-1] and x[1] != mated]
+            if own and mater:
+                mate_clocks.append((own[-1][3], mater[-1][3]))
             if own and own[-1][3] <= floor:
                 count["lost: mated after sitting down to the floor"] += 1
             other = [x for x in line if x[1][-1] != last[1][-1]]
@@ -134,6 +151,13 @@ def main(files, floor=2.3):
         sit_starts.sort()
         print(f"  ... by (median, range): {deficits[len(deficits) // 2]:.1f} s ({deficits[0]:.1f} to {deficits[-1]:.1f} s), "
               f"the sit from {sit_starts[len(sit_starts) // 2]:.1f} s of match time (median)")
+    if mate_clocks:
+        ours = sorted(m[0] for m in mate_clocks)
+        theirs = sorted(m[1] for m in mate_clocks)
+        print(f"clocks at our mates ({len(mate_clocks)}, medians): the mated bot {ours[len(ours) // 2]:.1f} s, "
+              f"its mater {theirs[len(theirs) // 2]:.1f} s")
+    print(f"our bot's holds of {HOLD:.0f} s or more on one move: {sum(holds.values())} "
+          f"({holds['in lost matches']} in matches it lost)")
     b, o = think["bot"], think["other"]
     if b and o:
         print(f"think per move, first 20 moves: bot {sum(b)/len(b):.3f} s, other {sum(o)/len(o):.3f} s")
