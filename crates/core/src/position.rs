@@ -116,6 +116,18 @@ impl Position {
 
     /// Whether this is the start position with empty reserves (as [`Position::new`] builds
     /// it, move counters included).
+    ///
+    /// ```
+    /// use bughouse_core::{Position, Rules};
+    ///
+    /// let start = Position::new(Rules::fide());
+    /// assert!(start.is_initial());
+    /// let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[P] w KQkq - 0 1";
+    /// assert!(!Position::from_fen(fen, Rules::fide()).unwrap().is_initial());
+    /// let mut moved = start.clone();
+    /// moved.play(moved.parse_uci("e2e4").unwrap()).unwrap();
+    /// assert!(!moved.is_initial());
+    /// ```
     pub fn is_initial(&self) -> bool {
         self.fen() == Position::new(self.rules).fen()
     }
