@@ -243,7 +243,8 @@ pub struct SearchConfig {
     /// 17 of them on time while Fairy-Stockfish's partner sat and starved it of the piece;
     /// through UCI at 10s+0, 64 waits over 200 matches and 26 matches lost during the wait.
     /// Only against opponents who can sit (`TeamBot::set_opponents_sit`): a UCI team never
-    /// starves a waiting player of his piece.
+    /// starves a waiting player of his piece. Not shown: against the default through XBoard at
+    /// 1+0, +3.1 points (96 seeds, 95% −7.1 to +13.3; docs/arena.md).
     pub waiting_lost: bool,
     /// The team bot sits while the opponent across waits for a piece (F3.7) and it has more
     /// time than he has ([`crate::TeamBot`]'s `starves`): his partner, our opponent, can
