@@ -6,8 +6,9 @@
 //! usage: cargo run --release -p bughouse-tune --example waits FILE.bpgn...
 //!
 //! Each wait of our bot that begins with its partner to move on the other board also counts how
-//! long the partner then held his move: a partner who sits (or thinks long) while ours waits
-//! for a piece only he can send leaves both our clocks running and neither of theirs.
+//! long the partner held that move (his whole think on it, which may have begun before the
+//! wait: an upper bound): a partner who sits (or thinks long) while ours waits for a piece only
+//! he can send leaves both our clocks running and neither of theirs.
 //!
 //! With `WAITS_SHOW=1` in the environment, each wait of our bot is printed with the position
 //! before its last move on that board (`FEN_A | FEN_B`, for `bughouse uci` or a test), that move
@@ -55,7 +56,8 @@ fn main() {
                         .entry(format!("{who} waits{}: a piece came, he moved", cs(check)))
                         .or_default() += 1;
                 }
-                if let Some((partner, before)) = held[b].take_if(|(s, _)| *s == rm.seat) {
+                // Only the partner moves next on his board: he was to move there.
+                if let Some((_, before)) = held[b].take_if(|(s, _)| *s == rm.seat) {
                     let hold = before.saturating_sub(rm.clock_left);
                     *counts
                         .entry(format!(
@@ -63,7 +65,6 @@ fn main() {
                             span(hold)
                         ))
                         .or_default() += 1;
-                    debug_assert_eq!(partner, rm.seat);
                 }
                 clock[ix(rm.seat)] = rm.clock_left;
                 game.play(rm.seat, rm.mv, Duration::from_millis(i as u64 + 1))
