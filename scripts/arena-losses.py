@@ -74,13 +74,18 @@ def main(files, floor=2.3):
                 continue
             bots = [s for s in SEATS.values() if tags[s].startswith("bot")]
             base, line = timeline(tags, moves)
+            result = tags["Result"]
+            lost_match = result != "1/2-1/2" and (result == "1-0") != ("WhiteA" in bots)
             prev = {s: base for s in SEATS.values()}
             n = collections.Counter()
             for _, s, _, c in moves:
                 seat = SEATS[s]
                 n[seat] += 1
+                used = prev[seat] - float(c)
                 if n[seat] <= 20:
-                    think["bot" if seat in bots else "other"].append(prev[seat] - float(c))
+                    think["bot" if seat in bots else "other"].append(used)
+                if seat in bots and used >= HOLD:
+                    holds["in lost matches" if lost_match else "in other matches"] += 1
                 prev[seat] = float(c)
             for frac, (b, o) in at.items():
                 if line[-1][0] >= 2 * base * frac:
@@ -88,18 +93,10 @@ def main(files, floor=2.3):
                     b.append(sum(c[s] for s in bots) / 2)
                     o.append(sum(c[s] for s in SEATS.values() if s not in bots) / 2)
             count["matches"] += 1
-            result = tags["Result"]
-            lost_match = result != "1/2-1/2" and (result == "1-0") != ("WhiteA" in bots)
-            held = {s: base for s in SEATS.values()}
-            for _, s, _, c in moves:
-                seat = SEATS[s]
-                if seat in bots and held[seat] - float(c) >= HOLD:
-                    holds["in lost matches" if lost_match else "in other matches"] += 1
-                held[seat] = float(c)
             if result == "1/2-1/2":
                 count["drawn"] += 1
                 continue
-            if (result == "1-0") == ("WhiteA" in bots):
+            if not lost_match:
                 count["won"] += 1
                 continue
             count["lost"] += 1

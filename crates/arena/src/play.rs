@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use bughouse_bpgn::termination;
-use bughouse_core::{BoardId, Color, Match, Preset, Seat, Team, TimeControl, Verdict};
+use bughouse_core::{BoardId, Match, Preset, Seat, Team, TimeControl, Verdict};
 
 use crate::player::{board_moves, Outcome, Player, Said, MIN_RECHECK};
 use crate::uci::UciEngine;
@@ -175,14 +175,6 @@ impl Played {
     }
 }
 
-fn seat_index(seat: Seat) -> usize {
-    seat.board.index() * 2
-        + match seat.color {
-            Color::White => 0,
-            Color::Black => 1,
-        }
-}
-
 /// Plays one match in virtual time. `specs[i]` plays seat `Seat::ALL[i]`.
 fn play_match(
     number: u32,
@@ -200,12 +192,12 @@ fn play_match(
             let seat_seed = seed
                 .wrapping_mul(0x9E37_79B9_7F4A_7C15)
                 .wrapping_add(u64::from(number) * 4 + i as u64);
-            Player::new(specs[i], seat_seed, specs[seat_index(seat.opponent())])
+            Player::new(specs[i], seat_seed, specs[seat.opponent().index()])
         })
         .collect();
     // The two engines of an XBoard team learn they have a partner and greet each other.
     for seat in Seat::ALL {
-        let said = match &mut players[seat_index(seat)] {
+        let said = match &mut players[seat.index()] {
             Player::Xboard {
                 engine: Some(e), ..
             } => {
@@ -221,12 +213,12 @@ fn play_match(
             _ => continue,
         };
         for text in said {
-            players[seat_index(seat.partner())].hear(Said::Text(text));
+            players[seat.partner().index()].hear(Said::Text(text));
         }
     }
     // BUGHOUSE_ARENA_TALK=1 writes every partner message to standard error.
     let log_talk = std::env::var_os("BUGHOUSE_ARENA_TALK").is_some_and(|v| v == "1");
-    let name = |seat: Seat| format!("{seat} ({})", specs[seat_index(seat)]);
+    let name = |seat: Seat| format!("{seat} ({})", specs[seat.index()]);
     let mut notes = Vec::new();
     let mut game = Match::new(preset.rules(), tc);
     let mut now = Duration::ZERO;
@@ -266,7 +258,7 @@ fn play_match(
                 states[board.index()] = BoardState::Idle { wake: None };
                 continue;
             }
-            let thought = players[seat_index(seat)].think(&game, seat, now);
+            let thought = players[seat.index()].think(&game, seat, now);
             states[board.index()] = BoardState::Thinking {
                 seat,
                 done: now + thought.wall,
@@ -326,7 +318,7 @@ fn play_match(
                                     now.as_secs_f64()
                                 ));
                             }
-                            players[seat_index(partner)].hear(t);
+                            players[partner.index()].hear(t);
                         }
                         // A sitting partner reconsiders what he was told.
                         if game.game_end(partner.board).is_none()
@@ -339,7 +331,7 @@ fn play_match(
                         Outcome::Move(mv) => match game.play(seat, mv, now) {
                             Ok(_) => {
                                 let moves = board_moves(&game, board).len();
-                                players[seat_index(seat)].played(mv, moves);
+                                players[seat.index()].played(mv, moves);
                                 states[other].wake(now);
                             }
                             Err(e) => {

@@ -92,7 +92,8 @@ impl Seat {
         }
     }
 
-    pub(crate) const fn index(self) -> usize {
+    /// 0 to 3 (WhiteA, BlackA, WhiteB, BlackB): the index into per-seat arrays.
+    pub const fn index(self) -> usize {
         self.board.index() * 2
             + match self.color {
                 Color::White => 0,

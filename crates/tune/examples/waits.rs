@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use bughouse_bpgn::{read_games, replay_bughouse};
-use bughouse_core::{BoardId, Color, Match, Rules, Seat, Verdict};
+use bughouse_core::{BoardId, Match, Rules, Seat, Verdict};
 
 fn main() {
     let rules = Rules::fide();
@@ -66,7 +66,7 @@ fn main() {
                         ))
                         .or_default() += 1;
                 }
-                clock[ix(rm.seat)] = rm.clock_left;
+                clock[rm.seat.index()] = rm.clock_left;
                 game.play(rm.seat, rm.mv, Duration::from_millis(i as u64 + 1))
                     .expect("replayed before");
                 for board in BoardId::ALL {
@@ -79,7 +79,7 @@ fn main() {
                             && game.game_end(partner.board).is_none()
                             && game.to_move(partner.board) == partner
                         {
-                            held[partner.board as usize] = Some((partner, clock[ix(partner)]));
+                            held[partner.board.index()] = Some((partner, clock[partner.index()]));
                         }
                         if show && bot(seat) {
                             let list = &before[k];
@@ -123,11 +123,6 @@ fn main() {
     for (k, n) in counts {
         println!("{n:5}  {k}");
     }
-}
-
-/// A seat's place in a per-seat array.
-fn ix(seat: Seat) -> usize {
-    seat.board as usize * 2 + usize::from(seat.color == Color::Black)
 }
 
 /// A partner's hold, in three bands.

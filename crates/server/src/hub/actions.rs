@@ -78,7 +78,7 @@ impl Hub {
                 match_id: id.to_owned(),
                 seq: i(m.events as u64 - 1),
                 ply: i(ply as u64),
-                seat: seat_index(seat) as u8,
+                seat: seat.index() as u8,
                 kind: kind.as_str().to_owned(),
                 detail,
                 at_ms: i(ms(t)),

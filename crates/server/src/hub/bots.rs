@@ -16,7 +16,7 @@ impl Hub {
         let at = m.match_time(now);
         let total = m.game.record().len();
         for seat in Seat::ALL {
-            let i = seat_index(seat);
+            let i = seat.index();
             let Some(level) = m.seats[i].as_ref().and_then(|h| h.bot) else {
                 continue;
             };
@@ -57,7 +57,7 @@ impl Hub {
             uci,
             talk,
         } = reply;
-        let i = seat_index(seat);
+        let i = seat.index();
         let Some(m) = self.matches.get(&id) else {
             return;
         };

@@ -103,7 +103,7 @@ impl Hub {
         }) else {
             return false;
         };
-        let Some(done) = m.recent[seat_index(seat)].iter().find(|r| r.id == id) else {
+        let Some(done) = m.recent[seat.index()].iter().find(|r| r.id == id) else {
             return false;
         };
         if done.refused {
@@ -142,7 +142,7 @@ impl Hub {
             Some(m) => {
                 if let Some(seat) = seat {
                     remember(
-                        &mut m.recent[seat_index(seat)],
+                        &mut m.recent[seat.index()],
                         Recent {
                             id,
                             lag_ms,
@@ -168,7 +168,7 @@ impl Hub {
                 let lag_ms = c.and_then(|c| c.rtt).map(|rtt| ms(rtt / 2));
                 let quota_ms = c
                     .and_then(|c| Some((self.matches.get(c.match_id.as_deref()?)?, c.seat?)))
-                    .map(|(m, seat)| ms(m.lag[seat_index(seat)].quota));
+                    .map(|(m, seat)| ms(m.lag[seat.index()].quota));
                 fx.push(Effect::Send(
                     vec![conn],
                     ServerMessage::Pong {
@@ -256,7 +256,7 @@ impl Hub {
         }
         let seat = token.as_deref().map(hash_token).and_then(|h| {
             Seat::ALL.into_iter().find(|s| {
-                m.seats[seat_index(*s)]
+                m.seats[(*s).index()]
                     .as_ref()
                     .is_some_and(|holder| holder.token_hash == h)
             })
@@ -277,7 +277,7 @@ impl Hub {
         }
         if let (Some(seat), Some(rtt)) = (seat, self.conns.get(&conn).and_then(|c| c.rtt)) {
             if let Some(m) = self.matches.get_mut(match_id) {
-                m.lag[seat_index(seat)].estimate = Some(rtt / 2);
+                m.lag[seat.index()].estimate = Some(rtt / 2);
             }
         }
         self.send_state(conn, match_id, fx);

@@ -136,13 +136,9 @@ pub(super) fn rules_label(rules: &Rules) -> String {
     rules.preset().map_or("custom", Preset::id).to_owned()
 }
 
-pub(super) fn seat_index(seat: Seat) -> usize {
-    Seat::ALL.iter().position(|s| *s == seat).unwrap_or(0)
-}
-
 /// A core seat as the protocol names it.
 pub(super) fn seat_name(seat: Seat) -> SeatName {
-    SeatName::ALL[seat_index(seat)]
+    SeatName::ALL[seat.index()]
 }
 
 /// The core seat a protocol seat name stands for.
@@ -264,7 +260,7 @@ impl LiveMatch {
         if self.game.is_started() {
             return Err((ErrorCode::NotAllowed, "the match has started".to_owned()));
         }
-        if self.seats[seat_index(seat)].is_some() {
+        if self.seats[seat.index()].is_some() {
             return Err((ErrorCode::SeatTaken, format!("{seat} is taken")));
         }
         Ok(())
@@ -288,7 +284,7 @@ impl LiveMatch {
             .filter(|b| self.game.game_end(*b).is_none())
             .filter_map(|b| self.game.clock(b).running().map(|c| Seat::new(b, c)))
             .map(|seat| {
-                let lag = self.lag[seat_index(seat)];
+                let lag = self.lag[seat.index()];
                 lag.estimate.unwrap_or(Duration::ZERO).min(lag.quota)
             })
             .max()

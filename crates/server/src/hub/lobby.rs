@@ -320,14 +320,14 @@ impl Hub {
         }
         let seat = Seat::ALL
             .into_iter()
-            .find(|s| m.seats[seat_index(*s)].is_none())
+            .find(|s| m.seats[(*s).index()].is_none())
             .ok_or(PlaceError::Full)?;
         let token = self.random_id(24);
         let token_hash = hash_token(&token);
         let Some(m) = self.matches.get_mut(match_id) else {
             return Err(PlaceError::NoSuchMatch);
         };
-        m.seats[seat_index(seat)] = Some(SeatHolder {
+        m.seats[seat.index()] = Some(SeatHolder {
             name: name.to_owned(),
             token_hash: token_hash.clone(),
             bot: None,
@@ -335,7 +335,7 @@ impl Hub {
         });
         let mut fx = vec![Effect::Store(Write::SetSeat {
             match_id: match_id.to_owned(),
-            seat: seat_index(seat) as u8,
+            seat: seat.index() as u8,
             name: name.to_owned(),
             token_hash,
             bot: false,
@@ -343,7 +343,7 @@ impl Hub {
         if let Some(a) = account {
             fx.push(Effect::Store(Write::SetSeatAccount {
                 match_id: match_id.to_owned(),
-                seat: seat_index(seat) as u8,
+                seat: seat.index() as u8,
                 account_id: Some(a.id),
             }));
         }

@@ -368,7 +368,7 @@ impl Hub {
                 if let Some(b) = self
                     .matches
                     .get_mut(&match_id)
-                    .map(|m| &mut m.bots[seat_index(seat)])
+                    .map(|m| &mut m.bots[seat.index()])
                 {
                     if b.sitting {
                         // Anything counts as new: ask again.

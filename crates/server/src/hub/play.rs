@@ -10,7 +10,7 @@ impl Hub {
         let quota = self
             .matches
             .get(id)
-            .map_or(Duration::ZERO, |m| m.lag[seat_index(seat)].quota);
+            .map_or(Duration::ZERO, |m| m.lag[seat.index()].quota);
         self.conns
             .get(&conn)
             .and_then(|c| c.rtt)
@@ -30,7 +30,7 @@ impl Hub {
         c.rtt = Some(avg);
         if let (Some(id), Some(seat)) = (c.match_id.as_deref(), c.seat) {
             if let Some(m) = self.matches.get_mut(id) {
-                m.lag[seat_index(seat)].estimate = Some(avg / 2);
+                m.lag[seat.index()].estimate = Some(avg / 2);
             }
         }
     }
@@ -127,7 +127,7 @@ impl Hub {
         // The quota pays for the compensation the move got and gains the time control's share.
         let granted = t.saturating_sub(at);
         let (gain, _, max) = lag_quota(m.game.time_control());
-        let lag = &mut m.lag[seat_index(seat)];
+        let lag = &mut m.lag[seat.index()];
         if reply.is_some() {
             lag.quota = (lag.quota.saturating_sub(granted) + gain).min(max);
         }
@@ -138,11 +138,11 @@ impl Hub {
             bughouse_store::StoredMove {
                 match_id: id.to_owned(),
                 ply: i(ply as u64),
-                seat: seat_index(seat) as u8,
+                seat: seat.index() as u8,
                 uci: m.game.record()[ply].mv.to_string(),
                 san: m.game.record()[ply].san.as_str().to_owned(),
                 at_ms: i(ms(at)),
-                clock_ms: i(clocks.remaining_ms[seat_index(seat)]),
+                clock_ms: i(clocks.remaining_ms[seat.index()]),
                 remaining_ms: clocks.remaining_ms.map(i),
                 action_id: action_id.map(i),
                 lag_ms: i(ms(granted)),
@@ -259,7 +259,7 @@ impl Hub {
                 .filter_map(|e| Some((e.at, e.seat?)))
                 .filter(|(_, seat)| !m.flags_stored.contains(seat))
                 .collect();
-            flags.sort_by_key(|(at, seat)| (*at, seat_index(*seat)));
+            flags.sort_by_key(|(at, seat)| (*at, (*seat).index()));
             for (at, seat) in flags {
                 m.flags_stored.push(seat);
                 m.events += 1;
@@ -268,7 +268,7 @@ impl Hub {
                         match_id: id.to_owned(),
                         seq: i(m.events as u64 - 1),
                         ply: i(m.game.record().len() as u64),
-                        seat: seat_index(seat) as u8,
+                        seat: seat.index() as u8,
                         kind: EventKind::Flag.as_str().to_owned(),
                         detail: String::new(),
                         at_ms: i(ms(at)),

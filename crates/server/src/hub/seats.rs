@@ -45,7 +45,7 @@ impl Hub {
             return;
         }
         let name = format!("Bot {level}");
-        m.seats[seat_index(seat)] = Some(SeatHolder {
+        m.seats[seat.index()] = Some(SeatHolder {
             name: name.clone(),
             token_hash: bot_marker(level),
             bot: Some(level),
@@ -53,7 +53,7 @@ impl Hub {
         });
         fx.push(Effect::Store(Write::SetSeat {
             match_id: id.to_owned(),
-            seat: seat_index(seat) as u8,
+            seat: seat.index() as u8,
             name,
             token_hash: bot_marker(level),
             bot: true,
@@ -111,7 +111,7 @@ impl Hub {
         if let Some(a) = &account {
             let elsewhere = Seat::ALL.into_iter().find(|s| {
                 Some(*s) != old
-                    && m.seats[seat_index(*s)]
+                    && m.seats[(*s).index()]
                         .as_ref()
                         .is_some_and(|h| h.account == Some(a.id))
             });
@@ -128,23 +128,23 @@ impl Hub {
         }
         // One seat per connection: leave the old one.
         if let Some(old) = old {
-            let had_account = m.seats[seat_index(old)]
+            let had_account = m.seats[old.index()]
                 .take()
                 .is_some_and(|h| h.account.is_some());
             fx.push(Effect::Store(Write::ClearSeat {
                 match_id: id.to_owned(),
-                seat: seat_index(old) as u8,
+                seat: old.index() as u8,
             }));
             if had_account {
                 fx.push(Effect::Store(Write::SetSeatAccount {
                     match_id: id.to_owned(),
-                    seat: seat_index(old) as u8,
+                    seat: old.index() as u8,
                     account_id: None,
                 }));
             }
         }
         let token_hash = hash_token(&token);
-        m.seats[seat_index(seat)] = Some(SeatHolder {
+        m.seats[seat.index()] = Some(SeatHolder {
             name: name.to_owned(),
             token_hash: token_hash.clone(),
             bot: None,
@@ -152,7 +152,7 @@ impl Hub {
         });
         fx.push(Effect::Store(Write::SetSeat {
             match_id: id.to_owned(),
-            seat: seat_index(seat) as u8,
+            seat: seat.index() as u8,
             name: name.to_owned(),
             token_hash,
             bot: false,
@@ -160,7 +160,7 @@ impl Hub {
         if let Some(a) = &account {
             fx.push(Effect::Store(Write::SetSeatAccount {
                 match_id: id.to_owned(),
-                seat: seat_index(seat) as u8,
+                seat: seat.index() as u8,
                 account_id: Some(a.id),
             }));
         }
@@ -219,17 +219,17 @@ impl Hub {
             ));
             return;
         }
-        let had_account = m.seats[seat_index(seat)]
+        let had_account = m.seats[seat.index()]
             .take()
             .is_some_and(|h| h.account.is_some());
         fx.push(Effect::Store(Write::ClearSeat {
             match_id: id.to_owned(),
-            seat: seat_index(seat) as u8,
+            seat: seat.index() as u8,
         }));
         if had_account {
             fx.push(Effect::Store(Write::SetSeatAccount {
                 match_id: id.to_owned(),
-                seat: seat_index(seat) as u8,
+                seat: seat.index() as u8,
                 account_id: None,
             }));
         }

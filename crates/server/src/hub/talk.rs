@@ -82,14 +82,10 @@ impl Hub {
             return;
         };
         let partner = from.partner();
-        let is_bot = |s: Seat| {
-            m.seats[seat_index(s)]
-                .as_ref()
-                .is_some_and(|h| h.bot.is_some())
-        };
+        let is_bot = |s: Seat| m.seats[s.index()].as_ref().is_some_and(|h| h.bot.is_some());
         let (partner_is_bot, both_bots) = (is_bot(partner), is_bot(partner) && is_bot(from));
         if partner_is_bot && kind != TalkKind::Text {
-            m.bots[seat_index(partner)].heard.push((kind, piece));
+            m.bots[partner.index()].heard.push((kind, piece));
         }
         if both_bots {
             // Nobody reads two bots' talk (spectators never see a team's talk): not kept.
@@ -109,7 +105,7 @@ impl Hub {
             bughouse_store::StoredTalk {
                 match_id: id.to_owned(),
                 seq: i(entry.n),
-                seat: seat_index(from) as u8,
+                seat: from.index() as u8,
                 kind: entry.kind.as_str().to_owned(),
                 piece: entry.piece.map(|p| p.as_str().to_owned()),
                 text: entry.text.clone(),

@@ -89,7 +89,7 @@ impl LiveMatch {
         let tags: Vec<(String, String)> = Seat::ALL
             .into_iter()
             .filter_map(|s| {
-                self.seats[seat_index(s)]
+                self.seats[s.index()]
                     .as_ref()
                     .map(|h| (s.to_string(), h.name.clone()))
             })
@@ -175,7 +175,7 @@ impl Hub {
         let mut c = [false; 4];
         for conn in &m.watchers {
             if let Some(seat) = self.conns.get(conn).and_then(|c| c.seat) {
-                c[seat_index(seat)] = true;
+                c[seat.index()] = true;
             }
         }
         for (i, s) in m.seats.iter().enumerate() {
