@@ -234,3 +234,46 @@ fn guardall_is_guardx_with_every_pruning_switch_and_searches_fewer_nodes() {
         assert!(pruned < x, "{fen}: {pruned} nodes with them, {x} without");
     }
 }
+
+#[test]
+fn threat_is_the_default_with_mate_threats_extended() {
+    let threat = SearchConfig::named("threat").unwrap();
+    assert!(threat.mate_threat);
+    assert_eq!(
+        SearchConfig {
+            mate_threat: false,
+            ..threat
+        },
+        SearchConfig::DEFAULT
+    );
+}
+
+#[test]
+fn with_mate_threats_extended_the_search_still_parries_a_smothered_drop_mate() {
+    // White is a queen and a rook up, but Black holds a knight: N@f2 mates the king boxed in
+    // by its own rook and pawns. Every depth must find a move after which Black has no mate.
+    let pos =
+        Position::from_fen("6k1/5ppp/8/8/8/1Q6/6PP/4R1RK[n] w - - 0 1", Rules::fide()).unwrap();
+    for depth in 2..=6 {
+        for config in [
+            SearchConfig::DEFAULT,
+            SearchConfig::named("threat").unwrap(),
+        ] {
+            let mut s = Searcher::new(4);
+            s.set_config(config);
+            let r = s.search(&pos, Limits::depth(depth), &mut |_| {});
+            let mut after = pos.clone();
+            after.play(r.best.unwrap()).unwrap();
+            for reply in after.legal_moves() {
+                let mut next = after.clone();
+                next.play(reply).unwrap();
+                assert_ne!(
+                    next.verdict(),
+                    bughouse_core::Verdict::Checkmate,
+                    "depth {depth}, {config:?}: {} allows {reply}",
+                    r.best.unwrap()
+                );
+            }
+        }
+    }
+}

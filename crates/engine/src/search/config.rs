@@ -252,6 +252,11 @@ pub struct SearchConfig {
     /// Fairy-Stockfish's partner does this to a waiting bot of ours (17 of the 25 matches
     /// lost during a wait, above).
     pub starve: bool,
+    /// A mate threat found by the null move (passing gets the side to move mated) extends the
+    /// node by a ply and keeps its quiet moves from move-count, futility and drop pruning:
+    /// with pieces in hand most losses are mates by drops, and the defence is often a quiet
+    /// move or drop that the pruning near the leaves would skip.
+    pub mate_threat: bool,
 }
 
 /// How deep the team bot's mate search by checks looks ([`SearchConfig::mate_check`]), in
@@ -295,6 +300,7 @@ impl SearchConfig {
         mate_check: false,
         waiting_lost: false,
         starve: false,
+        mate_threat: false,
     };
     /// Drop-aware pruning without the stronger reductions.
     pub const DROPS: SearchConfig = SearchConfig {
@@ -519,6 +525,11 @@ impl SearchConfig {
         starve: true,
         ..SearchConfig::GUARD_WAITING_LOST
     };
+    /// The default extending mate threats (`mate_threat`).
+    pub const GUARD_MATE_THREAT: SearchConfig = SearchConfig {
+        mate_threat: true,
+        ..SearchConfig::GUARD_SIT_PACE
+    };
     /// `guard` valuing what captures send to the other board (`partner_send`), at half weight.
     pub const GUARD_SEND_HALF: SearchConfig = SearchConfig {
         partner_send: Some(50),
@@ -553,7 +564,7 @@ impl SearchConfig {
     pub const DEFAULT: SearchConfig = SearchConfig::GUARD_SIT_PACE;
 
     /// Every configuration with a name, as the arena's `bot?search=NAME` reads it.
-    pub const NAMED: [(&'static str, SearchConfig); 44] = [
+    pub const NAMED: [(&'static str, SearchConfig); 45] = [
         ("base", SearchConfig::BASE),
         ("drops", SearchConfig::DROPS),
         ("clock", SearchConfig::CLOCK),
@@ -597,6 +608,7 @@ impl SearchConfig {
         ("matecheck", SearchConfig::GUARD_MATE_CHECK),
         ("waitlost", SearchConfig::GUARD_WAITING_LOST),
         ("waitstarve", SearchConfig::GUARD_WAIT_STARVE),
+        ("threat", SearchConfig::GUARD_MATE_THREAT),
         ("default", SearchConfig::DEFAULT),
     ];
 

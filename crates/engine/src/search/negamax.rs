@@ -64,6 +64,7 @@ impl Searcher {
         let improving = count_pruning
             && (ply < 2 || self.evals[ply - 2] == -INF || static_eval > self.evals[ply - 2]);
 
+        let mut threat = false;
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility pruning.
             let rfp_depth = if self.config.deep_prune {
@@ -99,6 +100,7 @@ impl Searcher {
                     if s >= beta {
                         return if s >= MATE_BOUND { beta } else { s };
                     }
+                    threat = self.config.mate_threat && s <= -MATE_BOUND;
                 }
             }
         }
@@ -106,6 +108,10 @@ impl Searcher {
         // Internal iterative reduction: no move to try first, so a shallower search.
         if self.config.iir && depth >= 4 && tt_move.is_none() {
             depth -= 1;
+        }
+        // A mate threat: one ply more, as for a check (and within the same bound).
+        if threat && ply < 2 * self.root_depth as usize {
+            depth += 1;
         }
 
         let mut list = std::mem::take(&mut self.buffers[ply]);
@@ -157,6 +163,7 @@ impl Searcher {
                 && !in_check
                 && !gives_check
                 && !near_king
+                && !threat
                 && searched > 0
                 && best > -MATE_BOUND
             {
