@@ -26,7 +26,10 @@ pub(crate) fn router(lobby: Arc<Lobby>) -> Router {
 
 fn refusal(e: PlayError) -> ApiError {
     match e {
-        PlayError::Invalid(message) => ApiError::bad(message),
+        e @ (PlayError::BadName
+        | PlayError::GuestRated
+        | PlayError::Create(_)
+        | PlayError::Place(_)) => ApiError::bad(e.to_string()),
         PlayError::Stopping => ApiError::unavailable(),
         PlayError::Store(e) => ApiError::storage(&e),
     }

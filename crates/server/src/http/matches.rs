@@ -56,7 +56,7 @@ pub(crate) async fn create(
         Ok(Ok(match_id)) => {
             Ok((StatusCode::CREATED, Json(CreatedMatch { match_id })).into_response())
         }
-        Ok(Err(e)) => Err(ApiError::bad(e)),
+        Ok(Err(e)) => Err(ApiError::bad(e.to_string())),
         Err(_) => Err(ApiError::unavailable()),
     }
 }

@@ -30,7 +30,7 @@ use tokio::sync::{oneshot, watch, Mutex};
 use super::{Command, Shards};
 use crate::app::unix_ms;
 use crate::hub::{
-    lobby_snapshot, placement_order, rate_open_match, AccountInfo, Asker, PlaceError,
+    lobby_snapshot, placement_order, rate_open_match, AccountInfo, Asker, CreateError, PlaceError,
     DEFAULT_RATING,
 };
 
@@ -47,9 +47,18 @@ pub(crate) const RATING_TTL: Duration = Duration::from_secs(30);
 /// Why "play now" could not seat a player.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum PlayError {
-    /// A bad preset, time control or name.
-    #[error("{0}")]
-    Invalid(String),
+    /// The name is empty, too long or has control characters.
+    #[error("a name has 1 to {MAX_NAME} printable characters")]
+    BadName,
+    /// A guest asked for a rated match.
+    #[error("only signed-in players play rated matches: sign in first")]
+    GuestRated,
+    /// The rules or the time control asked for are refused.
+    #[error(transparent)]
+    Create(#[from] CreateError),
+    /// The seat in the new match was refused.
+    #[error(transparent)]
+    Place(#[from] PlaceError),
     /// The server is stopping.
     #[error("the server is stopping")]
     Stopping,
@@ -218,27 +227,20 @@ impl Lobby {
         };
         if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
         {
-            return Err(PlayError::Invalid(format!(
-                "a name has 1 to {MAX_NAME} printable characters"
-            )));
+            return Err(PlayError::BadName);
         }
         if request.rated && account.is_none() {
-            return Err(PlayError::Invalid(
-                "only signed-in players play rated matches: sign in first".to_owned(),
-            ));
+            return Err(PlayError::GuestRated);
         }
-        if request.rules.parse::<bughouse_core::Preset>().is_err() {
-            return Err(PlayError::Invalid(format!(
-                "unknown rules {:?}: expected one of fide, minerva-2014, knsb-1988, \
-                 uscf-scholastic-2006",
-                request.rules
-            )));
-        }
+        request
+            .rules
+            .parse::<bughouse_core::Preset>()
+            .map_err(CreateError::from)?;
         // As the matches write it (`3+0`), whatever the spelling asked.
         let time_control = request
             .time_control
             .parse::<TimeControl>()
-            .map_err(|e| PlayError::Invalid(e.to_string()))?
+            .map_err(CreateError::from)?
             .to_string();
         let rating = match &account {
             Some(a) => self
@@ -312,7 +314,7 @@ impl Lobby {
                     | PlaceError::NameTaken(_)
                     | PlaceError::SignInRequired,
                 ) => {}
-                Err(e @ PlaceError::BadName) => return Err(PlayError::Invalid(e.to_string())),
+                Err(PlaceError::BadName) => return Err(PlayError::BadName),
             }
         }
         let name = name.to_owned();
@@ -342,7 +344,7 @@ impl Lobby {
                 token,
                 created: true,
             }),
-            Ok(Err(e)) => Err(PlayError::Invalid(e)),
+            Ok(Err(e)) => Err(e),
             Err(_) => Err(PlayError::Stopping),
         }
     }

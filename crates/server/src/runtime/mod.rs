@@ -34,7 +34,9 @@ use crate::app::ServerClock;
 
 use crate::bots::BotRunner;
 use crate::cluster::Cluster;
-use crate::hub::{ConnId, Effect, FrameText, Hub, Input, LobbyPart, PlaceError, Write};
+use crate::hub::{
+    ConnId, CreateError, Effect, FrameText, Hub, Input, LobbyPart, PlaceError, Write,
+};
 use crate::tournaments::Finished;
 
 /// The most commands the hub applies before it hands their effects to the committer.
@@ -70,7 +72,7 @@ pub(crate) enum Command {
     Rtt(ConnId, Duration),
     Create {
         request: CreateMatch,
-        reply: oneshot::Sender<Result<String, String>>,
+        reply: oneshot::Sender<Result<String, CreateError>>,
     },
     State {
         id: String,
@@ -123,8 +125,19 @@ pub(crate) enum Command {
         request: CreateMatch,
         name: String,
         account: Option<crate::hub::AccountInfo>,
-        reply: oneshot::Sender<Result<(String, SeatName, String), String>>,
+        reply: oneshot::Sender<Result<(String, SeatName, String), PlayError>>,
     },
+}
+
+/// Why a shard created no match for another part of the server (a tournament's round).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CreateRefused {
+    /// The rules or the time control asked for are refused.
+    #[error(transparent)]
+    Create(#[from] CreateError),
+    /// The server is stopping (or the match was not stored).
+    #[error("the server is stopping")]
+    Stopping,
 }
 
 /// What other parts of the server (the tournaments) may ask of the hub task.
@@ -140,7 +153,7 @@ impl HubHandle {
         &self,
         rules: &str,
         time_control: &str,
-    ) -> Result<String, String> {
+    ) -> Result<String, CreateRefused> {
         let request = CreateMatch {
             rules: rules.to_owned(),
             time_control: time_control.to_owned(),
@@ -152,7 +165,8 @@ impl HubHandle {
             reply,
         })
         .await
-        .unwrap_or_else(|| Err("server is stopping".to_owned()))
+        .ok_or(CreateRefused::Stopping)?
+        .map_err(CreateRefused::Create)
     }
 
     /// A match's record as BPGN: the record so far of a match in memory, else the archive's.
@@ -299,7 +313,7 @@ pub(crate) async fn hub_task(
                             });
                         }
                         Err(e) => {
-                            let _ = reply.send(Err(e.to_string()));
+                            let _ = reply.send(Err(e));
                         }
                     }
                 }
@@ -395,7 +409,7 @@ pub(crate) async fn hub_task(
                                     commit.effects.extend(fx);
                                     Ok((id, seat, token))
                                 }
-                                Err(e) => Err(e.to_string()),
+                                Err(e) => Err(PlayError::Place(e)),
                             };
                             commit.then(Some(created), move |stored| {
                                 // Not stored: the reply is dropped (the server is unavailable).
@@ -405,7 +419,7 @@ pub(crate) async fn hub_task(
                             });
                         }
                         Err(e) => {
-                            let _ = reply.send(Err(e.to_string()));
+                            let _ = reply.send(Err(PlayError::Create(e)));
                         }
                     }
                 }

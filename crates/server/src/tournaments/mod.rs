@@ -73,7 +73,7 @@ pub(crate) enum Error {
     Tournament(#[from] TournamentError),
     /// The server matches of a round could not be created.
     #[error("the matches could not be created: {0}")]
-    Unavailable(String),
+    Unavailable(#[from] crate::runtime::CreateRefused),
     /// The database failed.
     #[error("storage: {0}")]
     Storage(#[from] StoreError),

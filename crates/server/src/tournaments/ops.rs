@@ -233,8 +233,7 @@ impl Service {
                         entry.tournament.preset().id(),
                         &entry.time_control.to_string(),
                     )
-                    .await
-                    .map_err(Error::Unavailable)?;
+                    .await?;
                 links.push(TournamentMatch {
                     round: i64::from(round.number),
                     table: i64::from(p.table),

@@ -57,17 +57,34 @@ async fn play_now_fills_one_match_and_the_lobby_shows_it() {
     assert_eq!(lobby.playing, 4);
     assert!(lobby.online >= 1, "Ann's connection");
 
-    for bad in [
-        r#"{"rules":"chess960","time_control":"3+0","name":"Ann"}"#,
-        r#"{"rules":"fide","time_control":"soon","name":"Ann"}"#,
-        r#"{"rules":"fide","time_control":"3+0","name":"  "}"#,
-        r#"{"rules":"fide","time_control":"3+0"}"#,
+    // Each refusal says what is wrong.
+    for (bad, says) in [
+        (
+            r#"{"rules":"chess960","time_control":"3+0","name":"Ann"}"#,
+            r#"unknown rules preset \"chess960\""#,
+        ),
+        (
+            r#"{"rules":"fide","time_control":"soon","name":"Ann"}"#,
+            r#"invalid time control \"soon\""#,
+        ),
+        (
+            r#"{"rules":"fide","time_control":"3+0","name":"  "}"#,
+            "printable characters",
+        ),
+        (
+            r#"{"rules":"fide","time_control":"3+0"}"#,
+            "missing field `name`",
+        ),
+        (
+            r#"{"rules":"fide","time_control":"3+0","name":"Ann","rated":true}"#,
+            "sign in",
+        ),
     ] {
         let answer = http(addr, "POST", "/api/lobby/play", Some(bad)).await;
         assert_eq!(answer.status, 400, "{bad}: {}", answer.body);
         assert!(
-            answer.body.contains(r#""error":"invalid""#),
-            "{}",
+            answer.body.contains(r#""error":"invalid""#) && answer.body.contains(says),
+            "{bad}: {}",
             answer.body
         );
     }
