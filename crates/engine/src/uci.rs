@@ -36,9 +36,11 @@ use crate::level::split_mix;
 use crate::{EngineParams, Level, SearchConfig, Searcher, PUBLISHED_RATINGS};
 use bughouse_core::{Position, Rules};
 
+use error::CommandError;
 use go::{parse_position, Go};
 use thinking::{search, Flags, Out, Play, Running};
 
+mod error;
 mod go;
 mod thinking;
 
@@ -133,11 +135,11 @@ impl Engine {
         }
     }
 
-    fn setoption(&mut self, words: &[&str]) -> Result<(), String> {
+    fn setoption(&mut self, words: &[&str]) -> Result<(), CommandError> {
         // setoption name NAME [value VALUE]; names may hold spaces.
         let rest = match words.split_first() {
             Some((&"name", rest)) => rest,
-            _ => return Err("setoption: expected name NAME value VALUE".into()),
+            _ => return Err(CommandError::SetOptionShape),
         };
         let at = rest.iter().position(|w| *w == "value");
         let name = rest[..at.unwrap_or(rest.len())].join(" ");
@@ -147,11 +149,7 @@ impl Engine {
                 self.rules = match value.as_str() {
                     "bughouse" => Rules::fide(),
                     "crazyhouse" => Rules::crazyhouse(),
-                    other => {
-                        return Err(format!(
-                        "setoption UCI_Variant: unknown variant {other:?} (bughouse, crazyhouse)"
-                    ))
-                    }
+                    other => return Err(CommandError::UnknownVariant(other.to_owned())),
                 };
                 self.position = Position::new(self.rules);
                 Ok(())
@@ -161,44 +159,28 @@ impl Engine {
                     .parse()
                     .ok()
                     .filter(|mb| (1..=4096).contains(mb))
-                    .ok_or_else(|| format!("setoption Hash: {value:?} is not 1-4096"))?;
+                    .ok_or_else(|| CommandError::Hash(value.clone()))?;
                 self.hash = mb;
                 self.searcher = Some(self.fresh_searcher());
                 Ok(())
             }
             "search" => {
-                self.config = SearchConfig::named(&value).ok_or_else(|| {
-                    format!(
-                        "setoption Search: unknown search {value:?} ({})",
-                        SearchConfig::names()
-                    )
-                })?;
+                self.config = SearchConfig::named(&value)
+                    .ok_or_else(|| CommandError::UnknownSearch(value.clone()))?;
                 self.searcher = Some(self.fresh_searcher());
                 Ok(())
             }
             // Pondering is the GUI's choice (`go ponder`); nothing to set here.
             "ponder" => {
-                self.ponder = match value.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(format!("setoption Ponder: {value:?} is not true or false")),
-                };
+                self.ponder = boolean("Ponder", value)?;
                 Ok(())
             }
             "level" => {
-                self.level = value.parse().map_err(|e| format!("setoption Level: {e}"))?;
+                self.level = value.parse()?;
                 Ok(())
             }
             "uci_limitstrength" => {
-                self.limit_strength = match value.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => {
-                        return Err(format!(
-                            "setoption UCI_LimitStrength: {value:?} is not true or false"
-                        ))
-                    }
-                };
+                self.limit_strength = boolean("UCI_LimitStrength", value)?;
                 Ok(())
             }
             "uci_elo" => {
@@ -207,20 +189,24 @@ impl Engine {
                     .parse()
                     .ok()
                     .filter(|elo| (min..=max).contains(elo))
-                    .ok_or_else(|| format!("setoption UCI_Elo: {value:?} is not {min}-{max}"))?;
+                    .ok_or(CommandError::Elo { value, min, max })?;
                 Ok(())
             }
             "evalfile" => {
                 self.params = if value.is_empty() || value == "<empty>" {
                     EngineParams::DEFAULT
                 } else {
-                    EngineParams::from_file(std::path::Path::new(&value))
-                        .map_err(|e| format!("setoption EvalFile: {value}: {e}"))?
+                    EngineParams::from_file(std::path::Path::new(&value)).map_err(|source| {
+                        CommandError::EvalFile {
+                            path: value,
+                            source,
+                        }
+                    })?
                 };
                 self.searcher = Some(self.fresh_searcher());
                 Ok(())
             }
-            _ => Err(format!("setoption: unknown option {name:?}")),
+            _ => Err(CommandError::UnknownOption(name)),
         }
     }
 
@@ -330,12 +316,21 @@ impl Engine {
                     });
                 })
             }
-            other => Err(format!("unknown command {other:?}")),
+            other => Err(CommandError::UnknownCommand(other.to_owned())),
         };
         if let Err(e) = result {
             self.out.say(&format!("info string error: {e}"));
         }
         true
+    }
+}
+
+/// A `check` option's value: `true` or `false`, in any case.
+fn boolean(option: &'static str, value: String) -> Result<bool, CommandError> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(CommandError::NotBool { option, value }),
     }
 }
 

@@ -68,12 +68,23 @@ fn uci_handshake_and_a_drop_mate_found_within_a_node_limit() {
 
 #[test]
 fn uci_answers_garbage_with_an_error_line_and_goes_on() {
-    let lines = uci_run("flibbertigibbet\nposition startpos moves e2e5\nquit\nuci\n");
-    let errors = lines
+    let lines = uci_run(
+        "flibbertigibbet\nposition startpos moves e2e4 e7e4\ngo wtime soon\n\
+         setoption name Hash value 0\nquit\nuci\n",
+    );
+    let errors: Vec<&str> = lines
         .iter()
-        .filter(|l| l.starts_with("info string error: "))
-        .count();
-    assert_eq!(errors, 2, "{lines:?}");
+        .filter_map(|l| l.strip_prefix("info string error: "))
+        .collect();
+    // Each says what it could not take, and where.
+    assert_eq!(errors.len(), 4, "{lines:?}");
+    assert_eq!(errors[0], "unknown command \"flibbertigibbet\"");
+    assert!(
+        errors[1].starts_with("position: move 2 (e7e4): "),
+        "{errors:?}"
+    );
+    assert_eq!(errors[2], "go wtime: \"soon\" is not a number");
+    assert_eq!(errors[3], "setoption Hash: \"0\" is not 1-4096");
     assert!(
         !lines.iter().any(|l| l == "uciok"),
         "nothing is read after quit: {lines:?}"

@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use bughouse_core::{Color, Position, Rules};
 
+use super::error::{CommandError, MoveError};
+
 /// Kept back from the clock for process and pipe overhead.
 const OVERHEAD: Duration = Duration::from_millis(30);
 
@@ -53,16 +55,19 @@ const PARAMETERS: [&str; 12] = [
 impl Go {
     /// Reads the words after `go`: every parameter of the UCI protocol. Unknown words are an
     /// error.
-    pub(crate) fn parse(words: &[&str]) -> Result<Go, String> {
+    pub(crate) fn parse(words: &[&str]) -> Result<Go, CommandError> {
         let mut go = Go::default();
         let mut i = 0;
-        let value = |i: usize| -> Result<u64, String> {
+        let value = |i: usize| -> Result<u64, CommandError> {
             let word = words
                 .get(i + 1)
-                .ok_or_else(|| format!("go {}: missing value", words[i]))?;
+                .ok_or_else(|| CommandError::MissingValue(words[i].to_owned()))?;
             word.parse::<i64>()
                 .map(|v| v.max(0) as u64)
-                .map_err(|_| format!("go {}: {word:?} is not a number", words[i]))
+                .map_err(|_| CommandError::NotANumber {
+                    param: words[i].to_owned(),
+                    value: (*word).to_owned(),
+                })
         };
         while i < words.len() {
             let ms = |v: u64| Some(Duration::from_millis(v).min(crate::MAX_CLOCK));
@@ -94,7 +99,7 @@ impl Go {
                 "depth" => go.depth = Some(value(i)?.clamp(1, 200) as u32),
                 "nodes" => go.nodes = Some(value(i)?.max(1)),
                 "movetime" => go.movetime = ms(value(i)?),
-                other => return Err(format!("go: unsupported parameter {other:?}")),
+                other => return Err(CommandError::UnsupportedGo(other.to_owned())),
             }
             i += 2;
         }
@@ -126,7 +131,7 @@ impl Go {
 }
 
 /// Parses `position startpos|fen FEN [moves M...]` into a position under `rules`.
-pub(crate) fn parse_position(words: &[&str], rules: Rules) -> Result<Position, String> {
+pub(crate) fn parse_position(words: &[&str], rules: Rules) -> Result<Position, CommandError> {
     let moves_at = words.iter().position(|w| *w == "moves");
     let (setup, moves) = match moves_at {
         Some(i) => (&words[..i], &words[i + 1..]),
@@ -134,17 +139,17 @@ pub(crate) fn parse_position(words: &[&str], rules: Rules) -> Result<Position, S
     };
     let mut pos = match setup.split_first() {
         Some((&"startpos", [])) => Position::new(rules),
-        Some((&"fen", fen)) if !fen.is_empty() => {
-            Position::from_fen(&fen.join(" "), rules).map_err(|e| format!("position fen: {e}"))?
-        }
-        _ => return Err("position: expected startpos or fen FEN, then optionally moves".into()),
+        Some((&"fen", fen)) if !fen.is_empty() => Position::from_fen(&fen.join(" "), rules)?,
+        _ => return Err(CommandError::PositionShape),
     };
     for (n, token) in moves.iter().enumerate() {
-        let m = pos
-            .parse_uci(token)
-            .map_err(|e| format!("position: move {} ({token}): {e}", n + 1))?;
-        pos.play(m)
-            .map_err(|e| format!("position: move {} ({token}): {e}", n + 1))?;
+        let refused = |source: MoveError| CommandError::Move {
+            number: n + 1,
+            token: (*token).to_owned(),
+            source,
+        };
+        let m = pos.parse_uci(token).map_err(|e| refused(e.into()))?;
+        pos.play(m).map_err(|e| refused(e.into()))?;
     }
     Ok(pos)
 }
