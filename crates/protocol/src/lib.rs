@@ -31,6 +31,28 @@ pub const MAX_CHAT: usize = 300;
 /// The longest player name, in characters.
 pub const MAX_NAME: usize = 32;
 
+/// A string that is none of a wire enum's values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownValue {
+    /// The string that was read.
+    pub value: String,
+    /// The values the enum is written as.
+    pub expected: &'static [&'static str],
+}
+
+impl std::fmt::Display for UnknownValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:?} is not one of {}",
+            self.value,
+            self.expected.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownValue {}
+
 /// Declares a wire enum: each variant written as its string, the string read back (anything
 /// else is refused by serde at the edge), `as_str`, `Display`, and comparison with `&str`.
 macro_rules! wire_enum {
@@ -60,15 +82,15 @@ macro_rules! wire_enum {
         }
 
         impl std::str::FromStr for $name {
-            type Err = String;
+            type Err = $crate::UnknownValue;
 
-            fn from_str(s: &str) -> Result<$name, String> {
+            fn from_str(s: &str) -> Result<$name, $crate::UnknownValue> {
                 match s {
                     $($text $(| $alias)* => Ok($name::$variant),)+
-                    other => Err(format!(
-                        "{other:?} is not one of {}",
-                        [$($text),+].join(", ")
-                    )),
+                    other => Err($crate::UnknownValue {
+                        value: other.to_owned(),
+                        expected: &[$($text),+],
+                    }),
                 }
             }
         }
@@ -794,6 +816,20 @@ mod tests {
         );
         assert_eq!(Status::Finished, "finished");
         assert_eq!("Q".parse::<Piece>(), Ok(Piece::Queen));
+        let unknown = "X".parse::<Piece>().unwrap_err();
+        assert_eq!(unknown.value, "X");
+        assert!(unknown.expected.contains(&"Q"));
+        assert_eq!(
+            "moved".parse::<Status>().unwrap_err().to_string(),
+            format!(
+                "\"moved\" is not one of {}",
+                Status::ALL
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        );
         assert_eq!(
             serde_json::to_string(&ErrorCode::BadToken).unwrap(),
             "\"bad_token\""
