@@ -147,7 +147,7 @@ fn account_error(e: AccountError) -> ApiError {
     }
 }
 
-fn hashing_failed(e: &str) -> ApiError {
+fn hashing_failed(e: &auth::HashError) -> ApiError {
     tracing::error!("password hashing: {e}");
     ApiError::new(
         StatusCode::INTERNAL_SERVER_ERROR,

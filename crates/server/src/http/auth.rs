@@ -72,6 +72,20 @@ pub(crate) struct Accounts {
     hashing: Semaphore,
 }
 
+/// Why a password could not be hashed (none of them the user's fault).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum HashError {
+    /// The hashing pool is closed (the server is stopping).
+    #[error("the hashing pool is closed: {0}")]
+    Closed(#[from] tokio::sync::AcquireError),
+    /// argon2 refused (a parameter or the output length).
+    #[error("argon2: {0}")]
+    Argon2(argon2::password_hash::Error),
+    /// The hashing thread panicked or was cancelled.
+    #[error("the hashing thread: {0}")]
+    Thread(#[from] tokio::task::JoinError),
+}
+
 impl Accounts {
     pub(crate) fn new(store: Store, config: AccountsConfig) -> Accounts {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
@@ -88,17 +102,16 @@ impl Accounts {
     pub(crate) async fn hash_password(
         self: &Arc<Self>,
         password: String,
-    ) -> Result<String, String> {
-        let _permit = self.hashing.acquire().await.map_err(|e| e.to_string())?;
+    ) -> Result<String, HashError> {
+        let _permit = self.hashing.acquire().await?;
         tokio::task::spawn_blocking(move || {
             let salt = SaltString::generate(&mut OsRng);
             Argon2::default()
                 .hash_password(password.as_bytes(), &salt)
                 .map(|h| h.to_string())
-                .map_err(|e| e.to_string())
+                .map_err(HashError::Argon2)
         })
-        .await
-        .map_err(|e| e.to_string())?
+        .await?
     }
 
     /// Whether `password` matches the stored hash; with `None` (no such account) the same work

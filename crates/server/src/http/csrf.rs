@@ -58,15 +58,28 @@ fn changes_state(request: &Request) -> bool {
     !safe || websocket
 }
 
+/// Why a request that must prove its origin did not.
+#[derive(Debug, thiserror::Error)]
+enum CrossSite {
+    #[error("Sec-Fetch-Site is {0}")]
+    FetchSite(String),
+    #[error("no Host to compare the Origin with")]
+    NoHost,
+    #[error("Origin {0} is not this site")]
+    Origin(String),
+    #[error("neither Origin nor Sec-Fetch-Site")]
+    NoProof,
+}
+
 /// `Ok` if the request proves it comes from this site; else why not.
-fn same_origin(request: &Request) -> Result<(), String> {
+fn same_origin(request: &Request) -> Result<(), CrossSite> {
     let headers = request.headers();
     let fetch_site = headers
         .get("sec-fetch-site")
         .map(|v| v.to_str().unwrap_or("").to_ascii_lowercase());
     if let Some(site) = &fetch_site {
         if site != "same-origin" && site != "none" {
-            return Err(format!("Sec-Fetch-Site is {site}"));
+            return Err(CrossSite::FetchSite(site.clone()));
         }
     }
     let host = headers
@@ -78,16 +91,16 @@ fn same_origin(request: &Request) -> Result<(), String> {
         Some(origin) => {
             let origin = origin.to_str().unwrap_or("");
             let Some(host) = host else {
-                return Err("no Host to compare the Origin with".into());
+                return Err(CrossSite::NoHost);
             };
             if origin_matches_host(origin, &host) {
                 Ok(())
             } else {
-                Err(format!("Origin {origin} is not this site"))
+                Err(CrossSite::Origin(origin.to_owned()))
             }
         }
         None if fetch_site.is_some() => Ok(()),
-        None => Err("neither Origin nor Sec-Fetch-Site".into()),
+        None => Err(CrossSite::NoProof),
     }
 }
 
