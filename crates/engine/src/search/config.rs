@@ -255,7 +255,9 @@ pub struct SearchConfig {
     /// A mate threat found by the null move (passing gets the side to move mated) extends the
     /// node by a ply and keeps its quiet moves from move-count, futility and drop pruning:
     /// with pieces in hand most losses are mates by drops, and the defence is often a quiet
-    /// move or drop that the pruning near the leaves would skip.
+    /// move or drop that the pruning near the leaves would skip. Not shown: against the
+    /// default through UCI at 10s+0, −3.9 points (110 seeds, 95% −13.1 to +5.3;
+    /// docs/arena.md).
     pub mate_threat: bool,
 }
 
