@@ -26,10 +26,9 @@ pub(crate) fn router(lobby: Arc<Lobby>) -> Router {
 
 fn refusal(e: PlayError) -> ApiError {
     match e {
-        e @ (PlayError::BadName
-        | PlayError::GuestRated
-        | PlayError::Create(_)
-        | PlayError::Place(_)) => ApiError::bad(e.to_string()),
+        e @ (PlayError::GuestRated | PlayError::Create(_) | PlayError::Place(_)) => {
+            ApiError::bad(e.to_string())
+        }
         PlayError::Stopping => ApiError::unavailable(),
         PlayError::Store(e) => ApiError::storage(&e),
     }

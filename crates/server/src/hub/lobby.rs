@@ -91,6 +91,12 @@ pub struct LobbyPart {
     pub playing: u64,
 }
 
+/// Whether a player may sit under `name` (already trimmed): 1 to [`MAX_NAME`] characters,
+/// none of them a control character.
+pub(crate) fn valid_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().count() <= MAX_NAME && !name.chars().any(char::is_control)
+}
+
 /// Why "play now" could not seat a player in a match.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlaceError {
@@ -300,8 +306,7 @@ impl Hub {
         self.now = now;
         // A signed-in player sits under his account's name.
         let name = account.map_or(name, |a| a.username.as_str()).trim();
-        if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
-        {
+        if !valid_name(name) {
             return Err(PlaceError::BadName);
         }
         let m = self.matches.get(match_id).ok_or(PlaceError::NoSuchMatch)?;

@@ -45,6 +45,7 @@ pub use bughouse_store::Write;
 pub use effects::{encode, Effect, EventKind, FrameText};
 pub use live::rule_settings;
 use live::*;
+pub(crate) use lobby::valid_name;
 pub use lobby::{
     accepted_spread, lobby_snapshot, placement_order, rate_open_match, Asker, LobbyPart,
     PlaceError, DEFAULT_RATING, SPREAD_PER_SECOND, SPREAD_START,

@@ -77,8 +77,7 @@ impl Hub {
             Some(a) => a.username.as_str(),
             None => name.trim(),
         };
-        if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
-        {
+        if !lobby::valid_name(name) {
             fx.push(Effect::Send(
                 vec![conn],
                 error(

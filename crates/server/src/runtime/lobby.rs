@@ -23,15 +23,15 @@ use std::time::{Duration, Instant};
 use super::ask;
 use bughouse_core::TimeControl;
 use bughouse_protocol::lobby::{LobbySnapshot, OpenMatch, PlacedSeat, PlayNow};
-use bughouse_protocol::{CreateMatch, SeatName, MAX_NAME};
+use bughouse_protocol::{CreateMatch, SeatName};
 use bughouse_store::{Account, Store, StoreError};
 use tokio::sync::{oneshot, watch, Mutex};
 
 use super::{Command, Shards};
 use crate::app::unix_ms;
 use crate::hub::{
-    lobby_snapshot, placement_order, rate_open_match, AccountInfo, Asker, CreateError, PlaceError,
-    DEFAULT_RATING,
+    lobby_snapshot, placement_order, rate_open_match, valid_name, AccountInfo, Asker, CreateError,
+    PlaceError, DEFAULT_RATING,
 };
 
 /// How often, at most, the feed sends a new snapshot.
@@ -47,16 +47,13 @@ pub(crate) const RATING_TTL: Duration = Duration::from_secs(30);
 /// Why "play now" could not seat a player.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum PlayError {
-    /// The name is empty, too long or has control characters.
-    #[error("a name has 1 to {MAX_NAME} printable characters")]
-    BadName,
     /// A guest asked for a rated match.
     #[error("only signed-in players play rated matches: sign in first")]
     GuestRated,
     /// The rules or the time control asked for are refused.
     #[error(transparent)]
     Create(#[from] CreateError),
-    /// The seat in the new match was refused.
+    /// The seat was refused (a bad name, or the new match's seat).
     #[error(transparent)]
     Place(#[from] PlaceError),
     /// The server is stopping.
@@ -225,9 +222,8 @@ impl Lobby {
             Some(a) => a.username.clone(),
             None => request.name.trim().to_owned(),
         };
-        if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control)
-        {
-            return Err(PlayError::BadName);
+        if !valid_name(&name) {
+            return Err(PlaceError::BadName.into());
         }
         if request.rated && account.is_none() {
             return Err(PlayError::GuestRated);
@@ -314,7 +310,7 @@ impl Lobby {
                     | PlaceError::NameTaken(_)
                     | PlaceError::SignInRequired,
                 ) => {}
-                Err(PlaceError::BadName) => return Err(PlayError::BadName),
+                Err(e @ PlaceError::BadName) => return Err(e.into()),
             }
         }
         let name = name.to_owned();
