@@ -54,6 +54,9 @@ struct Side {
     attacks: Bitboard,
     /// Squares attacked by the pieces of each role, pawn to queen (pawns: their captures).
     by_role: [Bitboard; 5],
+    /// Squares attacked twice or more by the pieces other than the king (gathered only when
+    /// [`EvalParams::flank_attack`] is used).
+    attacks2: Bitboard,
     /// Attack units against the enemy king's ring.
     king_attack: i32,
     attackers: i32,
@@ -74,6 +77,9 @@ pub fn evaluate_with(pos: &Position, p: &EvalParams) -> i32 {
         let s = sides[ci];
         let e = sides[1 - ci];
         score[ci] = s.material + s.positional - king_danger(pos, p, color, kings[ci], &s, &e);
+        if p.flank_attack != 0 {
+            score[ci] -= p.flank_attack * flank_attacks(color, kings[ci], &e);
+        }
     }
     let white = score[0] - score[1];
     let stm = match pos.turn() {
@@ -117,6 +123,9 @@ fn gather(pos: &Position, p: &EvalParams, kings: [Square; 2]) -> [Side; 2] {
             }
             s.positional += bonus;
             let att = attacks::pawn_attacks(color, sq);
+            if p.flank_attack != 0 {
+                s.attacks2 |= s.by_role[0] & att;
+            }
             s.by_role[0] |= att;
             let hit = (att & enemy_ring).count() as i32;
             if hit > 0 {
@@ -124,6 +133,8 @@ fn gather(pos: &Position, p: &EvalParams, kings: [Square; 2]) -> [Side; 2] {
                 s.attackers += 1;
             }
         }
+        let mut seen = s.by_role[0];
+        let mut proximity = 0;
         for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
             for sq in ours & b.by_role(role) {
                 let ri = role as usize - 1;
@@ -135,6 +146,13 @@ fn gather(pos: &Position, p: &EvalParams, kings: [Square; 2]) -> [Side; 2] {
                     _ => attacks::queen_attacks(sq, occ),
                 };
                 s.by_role[ri] |= att;
+                if p.flank_attack != 0 {
+                    s.attacks2 |= seen & att;
+                }
+                seen |= att;
+                if p.king_proximity != 0 {
+                    proximity += (sq.distance(kings[ci]) * sq.distance(kings[1 - ci])) as i32;
+                }
                 s.positional += p.mobility[ri - 1] * (att & !ours).count() as i32;
                 if role == Role::Knight {
                     s.positional += centre_bonus(sq) * p.knight_centre;
@@ -146,9 +164,31 @@ fn gather(pos: &Position, p: &EvalParams, kings: [Square; 2]) -> [Side; 2] {
                 }
             }
         }
-        s.attacks = s.by_role.iter().fold(Bitboard::EMPTY, |all, &a| all | a);
+        s.positional -= p.king_proximity * proximity / 8;
+        s.attacks = seen;
     }
     sides
+}
+
+/// The squares of the flank of the king of `color` on `king` (three or four files around it,
+/// our half of the board and one rank beyond) that the enemy attacks, those attacked twice
+/// counted twice ([`EvalParams::flank_attack`]).
+fn flank_attacks(color: Color, king: Square, theirs: &Side) -> i32 {
+    let files = match king.file() as u32 {
+        0 => 0b0000_0111u64,
+        1 | 2 => 0b0000_1111,
+        3 | 4 => 0b0011_1100,
+        5 | 6 => 0b1111_0000,
+        _ => 0b1110_0000,
+    };
+    // Each rank's byte holds the files of the flank.
+    let flank = Bitboard(files * 0x0101_0101_0101_0101);
+    let camp = match color {
+        Color::White => Bitboard(0x0000_00FF_FFFF_FFFF),
+        Color::Black => Bitboard(0xFFFF_FFFF_FF00_0000),
+    };
+    let zone = flank & camp;
+    ((theirs.attacks & zone).count() + (theirs.attacks2 & zone).count()) as i32
 }
 
 /// The penalty for the dangers around the king of `color` on `king`.
@@ -355,6 +395,54 @@ mod tests {
             Color::Black => (black, white),
         };
         safe_checks(&pos, &p, color, pos.king(color), &ours, &theirs)
+    }
+
+    #[test]
+    fn flank_attacks_count_the_enemy_attacks_near_our_king() {
+        let pos = Position::from_fen("4r1k1/8/5n2/8/8/8/8/6K1 w - - 0 1", Rules::fide()).unwrap();
+        let kings = [pos.king(Color::White), pos.king(Color::Black)];
+        let p = EvalParams {
+            flank_attack: 1,
+            ..EvalParams::DEFAULT
+        };
+        let [_, black] = gather(&pos, &p, kings);
+        // The rook: e1 to e5; the knight: g4, h5 and e4, which the rook attacks too (twice).
+        assert_eq!(flank_attacks(Color::White, kings[0], &black), 5 + 2 + 1);
+        // In centipawns by the weight, for White to move (Black's flank is not attacked).
+        let weighted = EvalParams {
+            flank_attack: 10,
+            ..EvalParams::DEFAULT
+        };
+        let gap = evaluate(&pos) - evaluate_with(&pos, &weighted);
+        assert_eq!(gap, 80);
+        // Of the same attacks only the knight's d5 is on the flank of a king on b1 (a to d).
+        assert_eq!(flank_attacks(Color::White, Square::B1, &black), 1);
+        // Mirrored, for Black's king.
+        let pos = Position::from_fen("6k1/8/8/8/8/5N2/8/4R1K1 b - - 0 1", Rules::fide()).unwrap();
+        let kings = [pos.king(Color::White), pos.king(Color::Black)];
+        let [white, _] = gather(&pos, &p, kings);
+        assert_eq!(flank_attacks(Color::Black, kings[1], &white), 8);
+    }
+
+    #[test]
+    fn pieces_far_from_both_kings_count_less_with_king_proximity() {
+        let p = EvalParams {
+            king_proximity: 8,
+            ..EvalParams::DEFAULT
+        };
+        let eval = |fen: &str, p: &EvalParams| {
+            evaluate_with(&Position::from_fen(fen, Rules::fide()).unwrap(), p)
+        };
+        // A knight on a1, next to neither king, against one on f2, next to both... almost.
+        let far = "6k1/8/8/8/8/8/8/N5K1 w - - 0 1";
+        let near = "6k1/8/8/8/8/8/5N2/6K1 w - - 0 1";
+        let default = EvalParams::DEFAULT;
+        let (far_gap, near_gap) = (
+            eval(far, &default) - eval(far, &p),
+            eval(near, &default) - eval(near, &p),
+        );
+        // a1: 6 from g1, 7 from g8: 42 eighths of 8 centipawns; f2: 1 and 6.
+        assert_eq!((far_gap, near_gap), (42, 6));
     }
 
     #[test]

@@ -65,6 +65,15 @@ pub struct EvalParams {
     pub danger_open_king: i32,
     /// King danger: less per defender next to the king (at most three).
     pub danger_defender: i32,
+    /// Less for a piece (knight to queen) far from both kings: in eighths of a centipawn per
+    /// unit of the product of its distances to our king and to the enemy's. In bughouse a
+    /// piece counts where the kings are, to attack with or to defend with (Fairy-Stockfish's
+    /// `KingProximity` for drop variants, `evaluate.cpp`).
+    pub king_proximity: i32,
+    /// King danger, in centipawns: per square of our king's flank, in our half and one rank
+    /// beyond, that the enemy attacks, counted twice when attacked twice (Fairy-Stockfish's
+    /// `FlankAttacks`, six times as heavy with drops).
+    pub flank_attack: i32,
     /// The cap of the enemy reserve's drop weight.
     pub drop_weight_cap: i32,
     /// The penalty is danger² / this.
@@ -72,7 +81,7 @@ pub struct EvalParams {
 }
 
 /// Names and sizes of the groups, in the order of [`EvalParams::to_vec`].
-const GROUPS: [(&str, usize); 20] = [
+const GROUPS: [(&str, usize); 22] = [
     ("board_value", 5),
     ("reserve_value", 5),
     ("drop_weight", 5),
@@ -91,12 +100,14 @@ const GROUPS: [(&str, usize); 20] = [
     ("danger_shield", 1),
     ("danger_open_king", 1),
     ("danger_defender", 1),
+    ("king_proximity", 1),
+    ("flank_attack", 1),
     ("drop_weight_cap", 1),
     ("danger_divisor", 1),
 ];
 
 /// The number of weights.
-pub const EVAL_PARAM_COUNT: usize = 48;
+pub const EVAL_PARAM_COUNT: usize = 50;
 
 /// Why a weights file does not read ([`EvalParams::from_file`]).
 #[derive(Debug, thiserror::Error)]
@@ -165,6 +176,8 @@ impl EvalParams {
         danger_shield: 1,
         danger_open_king: 4,
         danger_defender: 1,
+        king_proximity: 0,
+        flank_attack: 0,
         drop_weight_cap: 15,
         danger_divisor: 4,
     };
@@ -191,6 +204,8 @@ impl EvalParams {
             self.danger_shield,
             self.danger_open_king,
             self.danger_defender,
+            self.king_proximity,
+            self.flank_attack,
             self.drop_weight_cap,
             self.danger_divisor,
         ]);
@@ -225,8 +240,10 @@ impl EvalParams {
             danger_shield: s[8],
             danger_open_king: s[9],
             danger_defender: s[10],
-            drop_weight_cap: s[11],
-            danger_divisor: s[12].max(1),
+            king_proximity: s[11],
+            flank_attack: s[12],
+            drop_weight_cap: s[13],
+            danger_divisor: s[14].max(1),
         }
     }
 
@@ -450,7 +467,8 @@ mod tests {
         assert_eq!(p.reserve_value[2], 333);
         assert_eq!(EvalParams::from_text(&p.to_text()), Ok(p));
         assert_eq!(EvalParams::name(7), "reserve_value[2]");
-        assert_eq!(EvalParams::name(47), "danger_divisor");
+        assert_eq!(EvalParams::name(49), "danger_divisor");
+        assert_eq!(EvalParams::name(46), "king_proximity");
         assert_eq!(EvalParams::name(33), "danger_safe_check[3]");
     }
 
