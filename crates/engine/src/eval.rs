@@ -433,7 +433,7 @@ mod tests {
         let eval = |fen: &str, p: &EvalParams| {
             evaluate_with(&Position::from_fen(fen, Rules::fide()).unwrap(), p)
         };
-        // A knight on a1, next to neither king, against one on f2, next to both... almost.
+        // A knight on a1, far from both kings, against one on f2, next to ours and six from theirs.
         let far = "6k1/8/8/8/8/8/8/N5K1 w - - 0 1";
         let near = "6k1/8/8/8/8/8/5N2/6K1 w - - 0 1";
         let default = EvalParams::DEFAULT;

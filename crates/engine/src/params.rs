@@ -70,9 +70,9 @@ pub struct EvalParams {
     /// piece counts where the kings are, to attack with or to defend with (Fairy-Stockfish's
     /// `KingProximity` for drop variants, `evaluate.cpp`).
     pub king_proximity: i32,
-    /// King danger, in centipawns: per square of our king's flank, in our half and one rank
-    /// beyond, that the enemy attacks, counted twice when attacked twice (Fairy-Stockfish's
-    /// `FlankAttacks`, six times as heavy with drops).
+    /// A penalty in centipawns, beside the (quadratic) king danger: per square of our king's
+    /// flank, in our half and one rank beyond, that the enemy attacks, counted twice when
+    /// attacked twice (Fairy-Stockfish's `FlankAttacks`, six times as heavy with drops).
     pub flank_attack: i32,
     /// The cap of the enemy reserve's drop weight.
     pub drop_weight_cap: i32,
