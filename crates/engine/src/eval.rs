@@ -80,6 +80,9 @@ pub fn evaluate_with(pos: &Position, p: &EvalParams) -> i32 {
         if p.flank_attack != 0 {
             score[ci] -= p.flank_attack * flank_attacks(color, kings[ci], &e);
         }
+        if p.boxed_king != 0 {
+            score[ci] -= p.boxed_king * boxed_checks(pos, color, kings, &s, &e);
+        }
     }
     let white = score[0] - score[1];
     let stm = match pos.turn() {
@@ -189,6 +192,54 @@ fn flank_attacks(color: Color, king: Square, theirs: &Side) -> i32 {
     };
     let zone = flank & camp;
     ((theirs.attacks & zone).count() + (theirs.attacks2 & zone).count()) as i32
+}
+
+/// For the king of `color` (`kings`: White's, Black's) when it has no square to flee to (each
+/// square next to it holds one of our pieces or is attacked by the enemy, his king included):
+/// the number of roles, pawn to queen, that could check it from an empty square where the
+/// piece would be safe ([`EvalParams::boxed_king`]). A role counts if the enemy holds it, or,
+/// in bughouse, if its partner may still send it; pawns are not dropped on the first and last
+/// ranks. 0 when the king can flee.
+fn boxed_checks(
+    pos: &Position,
+    color: Color,
+    kings: [Square; 2],
+    ours: &Side,
+    theirs: &Side,
+) -> i32 {
+    let (king, enemy_king) = match color {
+        Color::White => (kings[0], kings[1]),
+        Color::Black => (kings[1], kings[0]),
+    };
+    let b = pos.board();
+    let ring = attacks::king_attacks(king);
+    let flight = ring & !b.by_color(color) & !theirs.attacks & !attacks::king_attacks(enemy_king);
+    if flight.any() {
+        return 0;
+    }
+    let occ = b.occupied();
+    // Safe: not attacked by our pieces other than the king, and, next to the king, defended by
+    // the enemy (else the king takes it).
+    let safe = !occ & !ours.attacks & !(ring & !theirs.attacks);
+    let rook = attacks::rook_attacks(king, occ);
+    let bishop = attacks::bishop_attacks(king, occ);
+    let back_ranks = Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth);
+    let from = [
+        attacks::pawn_attacks(color, king) & !back_ranks,
+        attacks::knight_attacks(king),
+        bishop,
+        rook,
+        rook | bishop,
+    ];
+    let reserve = pos.reserve(!color);
+    let bughouse = pos.rules().sets() == 2;
+    let mut roles = 0;
+    for (ri, role) in RESERVE_ROLES.into_iter().enumerate() {
+        if (bughouse || reserve.count(role) > 0) && (from[ri] & safe).any() {
+            roles += 1;
+        }
+    }
+    roles
 }
 
 /// The penalty for the dangers around the king of `color` on `king`.
@@ -395,6 +446,44 @@ mod tests {
             Color::Black => (black, white),
         };
         safe_checks(&pos, &p, color, pos.king(color), &ours, &theirs)
+    }
+
+    #[test]
+    fn a_boxed_king_counts_the_roles_that_could_check_it_safely() {
+        let boxed = EvalParams {
+            boxed_king: 100,
+            ..EvalParams::DEFAULT
+        };
+        let gap = |fen: &str, rules: Rules| {
+            let pos = Position::from_fen(fen, rules).unwrap();
+            evaluate_with(&pos, &boxed) - evaluate(&pos)
+        };
+        // Black's king on h8 behind its rook and pawns: no square to flee to. A knight on f7
+        // would check it safely (g6 is the h-pawn's); no line reaches it. In bughouse White's
+        // partner may send a knight: one role, 100 for White to move. White's king can flee.
+        let fen = "6rk/6pp/8/8/8/8/8/4K3[] w - - 0 1";
+        assert_eq!(gap(fen, Rules::fide()), 100);
+        // Without the h-pawn the king flees to h7: nothing.
+        assert_eq!(gap("6rk/6p1/8/8/8/8/8/4K3[] w - - 0 1", Rules::fide()), 0);
+        // When White's bishop on d3 holds h7 the king is boxed again, and now a knight (f7 or
+        // g6), a rook and a queen (h7, defended by the bishop, or lower on the h-file) check.
+        assert_eq!(
+            gap("6rk/6p1/8/8/8/3B4/8/4K3[] w - - 0 1", Rules::fide()),
+            300
+        );
+        // In crazyhouse a role counts only in White's reserve.
+        assert_eq!(gap(fen, Rules::crazyhouse()), 0);
+        assert_eq!(
+            gap("6rk/6pp/8/8/8/8/8/4K3[N] w - - 0 1", Rules::crazyhouse()),
+            100
+        );
+        // A square our piece defends is no check square: a knight on d6 guards f7.
+        assert_eq!(gap("6rk/6pp/3n4/8/8/8/8/4K3[] w - - 0 1", Rules::fide()), 0);
+        // From Black's side to move the sign turns.
+        assert_eq!(
+            gap("6rk/6pp/8/8/8/8/8/4K3[] b - - 0 1", Rules::fide()),
+            -100
+        );
     }
 
     #[test]

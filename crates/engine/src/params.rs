@@ -74,6 +74,12 @@ pub struct EvalParams {
     /// flank, in our half and one rank beyond, that the enemy attacks, counted twice when
     /// attacked twice (Fairy-Stockfish's `FlankAttacks`, six times as heavy with drops).
     pub flank_attack: i32,
+    /// A penalty in centipawns, beside the king danger, when our king has no square to flee
+    /// to: per role (pawn to queen) that could check it from an empty square where it would be
+    /// safe, whether the enemy holds that piece or (in bughouse) its partner may still send it.
+    /// A boxed king and a safe drop check is a mate threat one piece away (Fairy-Stockfish's
+    /// "virtual drops" for two-board variants, 2000 units of king danger each, `evaluate.cpp`).
+    pub boxed_king: i32,
     /// The cap of the enemy reserve's drop weight.
     pub drop_weight_cap: i32,
     /// The penalty is danger² / this.
@@ -81,7 +87,7 @@ pub struct EvalParams {
 }
 
 /// Names and sizes of the groups, in the order of [`EvalParams::to_vec`].
-const GROUPS: [(&str, usize); 22] = [
+const GROUPS: [(&str, usize); 23] = [
     ("board_value", 5),
     ("reserve_value", 5),
     ("drop_weight", 5),
@@ -102,12 +108,13 @@ const GROUPS: [(&str, usize); 22] = [
     ("danger_defender", 1),
     ("king_proximity", 1),
     ("flank_attack", 1),
+    ("boxed_king", 1),
     ("drop_weight_cap", 1),
     ("danger_divisor", 1),
 ];
 
 /// The number of weights.
-pub const EVAL_PARAM_COUNT: usize = 50;
+pub const EVAL_PARAM_COUNT: usize = 51;
 
 /// Why a weights file does not read ([`EvalParams::from_file`]).
 #[derive(Debug, thiserror::Error)]
@@ -178,6 +185,7 @@ impl EvalParams {
         danger_defender: 1,
         king_proximity: 0,
         flank_attack: 0,
+        boxed_king: 0,
         drop_weight_cap: 15,
         danger_divisor: 4,
     };
@@ -206,6 +214,7 @@ impl EvalParams {
             self.danger_defender,
             self.king_proximity,
             self.flank_attack,
+            self.boxed_king,
             self.drop_weight_cap,
             self.danger_divisor,
         ]);
@@ -242,8 +251,9 @@ impl EvalParams {
             danger_defender: s[10],
             king_proximity: s[11],
             flank_attack: s[12],
-            drop_weight_cap: s[13],
-            danger_divisor: s[14].max(1),
+            boxed_king: s[13],
+            drop_weight_cap: s[14],
+            danger_divisor: s[15].max(1),
         }
     }
 
@@ -467,7 +477,8 @@ mod tests {
         assert_eq!(p.reserve_value[2], 333);
         assert_eq!(EvalParams::from_text(&p.to_text()), Ok(p));
         assert_eq!(EvalParams::name(7), "reserve_value[2]");
-        assert_eq!(EvalParams::name(49), "danger_divisor");
+        assert_eq!(EvalParams::name(50), "danger_divisor");
+        assert_eq!(EvalParams::name(48), "boxed_king");
         assert_eq!(EvalParams::name(46), "king_proximity");
         assert_eq!(EvalParams::name(33), "danger_safe_check[3]");
     }
