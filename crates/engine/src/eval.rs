@@ -454,9 +454,13 @@ mod tests {
             boxed_king: 100,
             ..EvalParams::DEFAULT
         };
+        let open = EvalParams {
+            boxed_king: 0,
+            ..EvalParams::DEFAULT
+        };
         let gap = |fen: &str, rules: Rules| {
             let pos = Position::from_fen(fen, rules).unwrap();
-            evaluate_with(&pos, &boxed) - evaluate(&pos)
+            evaluate_with(&pos, &boxed) - evaluate_with(&pos, &open)
         };
         // Black's king on h8 behind its rook and pawns: no square to flee to. A knight on f7
         // would check it safely (g6 is the h-pawn's); no line reaches it. In bughouse White's
