@@ -81,7 +81,7 @@ pub fn evaluate_with(pos: &Position, p: &EvalParams) -> i32 {
             score[ci] -= p.flank_attack * flank_attacks(color, kings[ci], &e);
         }
         if p.boxed_king != 0 {
-            score[ci] -= p.boxed_king * boxed_checks(pos, color, kings, &s, &e);
+            score[ci] -= p.boxed_king * boxed_checks(pos, color, kings[ci], kings[1 - ci], &s, &e);
         }
     }
     let white = score[0] - score[1];
@@ -194,23 +194,19 @@ fn flank_attacks(color: Color, king: Square, theirs: &Side) -> i32 {
     ((theirs.attacks & zone).count() + (theirs.attacks2 & zone).count()) as i32
 }
 
-/// For the king of `color` (`kings`: White's, Black's) when it has no square to flee to (each
-/// square next to it holds one of our pieces or is attacked by the enemy, his king included):
-/// the number of roles, pawn to queen, that could check it from an empty square where the
-/// piece would be safe ([`EvalParams::boxed_king`]). A role counts if the enemy holds it, or,
-/// in bughouse, if its partner may still send it; pawns are not dropped on the first and last
-/// ranks. 0 when the king can flee.
+/// For the king of `color` on `king` when it has no square to flee to (each square next to it
+/// holds one of our pieces or is attacked by the enemy, his king on `enemy_king` included): the
+/// number of roles, pawn to queen, that could check it from an empty square where the piece
+/// would be safe ([`EvalParams::boxed_king`]). A role counts if the enemy holds it, or, in
+/// bughouse, if its partner may still send it. 0 when the king can flee.
 fn boxed_checks(
     pos: &Position,
     color: Color,
-    kings: [Square; 2],
+    king: Square,
+    enemy_king: Square,
     ours: &Side,
     theirs: &Side,
 ) -> i32 {
-    let (king, enemy_king) = match color {
-        Color::White => (kings[0], kings[1]),
-        Color::Black => (kings[1], kings[0]),
-    };
     let b = pos.board();
     let ring = attacks::king_attacks(king);
     let flight = ring & !b.by_color(color) & !theirs.attacks & !attacks::king_attacks(enemy_king);
@@ -221,16 +217,8 @@ fn boxed_checks(
     // Safe: not attacked by our pieces other than the king, and, next to the king, defended by
     // the enemy (else the king takes it).
     let safe = !occ & !ours.attacks & !(ring & !theirs.attacks);
-    let rook = attacks::rook_attacks(king, occ);
-    let bishop = attacks::bishop_attacks(king, occ);
-    let back_ranks = Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth);
-    let from = [
-        attacks::pawn_attacks(color, king) & !back_ranks,
-        attacks::knight_attacks(king),
-        bishop,
-        rook,
-        rook | bishop,
-    ];
+    let mut from = check_squares(color, king, occ);
+    from[0] &= pawn_drop_squares(pos);
     let reserve = pos.reserve(!color);
     let bughouse = pos.rules().sets() == 2;
     let mut roles = 0;
@@ -240,6 +228,31 @@ fn boxed_checks(
         }
     }
     roles
+}
+
+/// The squares from which an enemy piece of each reserve role, pawn to queen, would check the
+/// king of `color` on `king` with the board occupied as `occ`.
+fn check_squares(color: Color, king: Square, occ: Bitboard) -> [Bitboard; 5] {
+    let rook = attacks::rook_attacks(king, occ);
+    let bishop = attacks::bishop_attacks(king, occ);
+    [
+        // An enemy pawn checks from where our pawn on the king's square would capture.
+        attacks::pawn_attacks(color, king),
+        attacks::knight_attacks(king),
+        bishop,
+        rook,
+        rook | bishop,
+    ]
+}
+
+/// The squares a pawn may be dropped on, occupancy aside: not the first and last ranks unless
+/// the rules allow it (`Rules::pawn_drop_on_back_rank`: forbidden by F3.4, M2.5, K5B, U10a).
+fn pawn_drop_squares(pos: &Position) -> Bitboard {
+    if pos.rules().pawn_drop_on_back_rank {
+        Bitboard::FULL
+    } else {
+        !(Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth))
+    }
 }
 
 /// The penalty for the dangers around the king of `color` on `king`.
@@ -325,18 +338,8 @@ fn safe_checks(
     let ring = attacks::king_attacks(king);
     let enemy_reserve = pos.reserve(!color);
     let safe = !b.by_color(!color) & !ours.attacks & !(ring & !theirs.attacks);
-    let rook = attacks::rook_attacks(king, occ);
-    let bishop = attacks::bishop_attacks(king, occ);
-    let from = [
-        // An enemy pawn checks from where our pawn on the king's square would capture.
-        attacks::pawn_attacks(color, king),
-        attacks::knight_attacks(king),
-        bishop,
-        rook,
-        rook | bishop,
-    ];
-    // Pawns are not dropped on the first and last ranks.
-    let back_ranks = Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth);
+    let from = check_squares(color, king, occ);
+    let pawn_drops = pawn_drop_squares(pos);
     let mut danger = 0;
     for (ri, role) in RESERVE_ROLES.into_iter().enumerate() {
         let mut reach = theirs.by_role[ri];
@@ -347,7 +350,7 @@ fn safe_checks(
         if enemy_reserve.count(role) > 0 {
             let mut drops = !occ;
             if ri == 0 {
-                drops &= !back_ranks;
+                drops &= pawn_drops;
             }
             reach |= drops;
         }
